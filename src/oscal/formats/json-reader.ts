@@ -1,0 +1,41 @@
+import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { OscalError } from '../errors.js';
+import type { ParsedDocument } from './document.js';
+import { pointerSegments, positionAt } from './positions.js';
+import { readTree } from './tree-reader.js';
+
+export function readJson(text: string): ParsedDocument {
+  let tree: unknown;
+  try {
+    tree = JSON.parse(text);
+  } catch {
+    throw syntaxError(text);
+  }
+  try {
+    return readTree(tree, false);
+  } catch (e) {
+    throw e instanceof OscalError ? locateInJson(text, e) : e;
+  }
+}
+
+/** JSON.parse says little about where; the slower tolerant parser is asked only after a failure. */
+function syntaxError(text: string): OscalError {
+  const errors: ParseError[] = [];
+  parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const first = errors[0];
+  const where = first ? positionAt(text, first.offset) : { line: 1, column: 1 };
+  const what = first ? printParseErrorCode(first.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase() : 'syntax error';
+  return new OscalError('malformed', `not valid JSON: ${what}`, where);
+}
+
+/** Adds line and column to an error that carries a JSON pointer. */
+export function locateInJson(text: string, error: OscalError): OscalError {
+  if (error.path === undefined || error.line !== undefined) return error;
+  const root = parseTree(text);
+  const node = root && findNodeAtLocation(root, pointerSegments(error.path));
+  if (node) {
+    const at = node.parent?.type === 'property' ? node.parent.offset : node.offset;
+    Object.assign(error, positionAt(text, at));
+  }
+  return error;
+}

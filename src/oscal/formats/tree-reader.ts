@@ -1,0 +1,131 @@
+import { OscalError, pointer } from '../errors.js';
+import { modelFor, modelNames, type ChildBinding, type FieldBinding, type FlagBinding, type OscalModel } from '../model/model.js';
+import type { ParsedDocument } from './document.js';
+import { describeType, jsonKind, scalarFromText } from './scalars.js';
+
+/**
+ * Checks a parsed JSON or YAML tree against the model of its declared release, and gives YAML's
+ * untyped scalars the types the model says (YAML is read with every scalar as a string, so
+ * `version: 1.0` stays "1.0"). Unknown properties and wrong shapes are errors carrying the
+ * JSON pointer of the offending value; the format readers add line and column.
+ */
+export function readTree(tree: unknown, typeScalars: boolean): ParsedDocument {
+  if (!isObject(tree)) throw new OscalError('invalid-structure', 'an OSCAL document must be an object with the model name as its property, e.g. {"catalog": {...}}', { path: '' });
+  const roots = Object.keys(tree).filter((k) => k !== '$schema');
+  if (roots.length !== 1) {
+    throw new OscalError('unknown-root', roots.length === 0
+      ? 'the document has no model property such as "catalog" or "system-security-plan"'
+      : `the document must hold exactly one model, found ${roots.join(', ')}`, { path: '' });
+  }
+  const root = roots[0]!;
+  if (!modelNames().includes(root)) throw new OscalError('unknown-root', `"${root}" is not an OSCAL model; expected one of: ${modelNames().join(', ')}`, { path: pointer([root]) });
+  const body = tree[root];
+  const declared = isObject(body) && isObject(body.metadata) ? body.metadata['oscal-version'] : undefined;
+  const model = modelFor(declared);
+  const def = model.rootDef(root);
+  if (def === undefined) throw new OscalError('unknown-root', `"${root}" is not a model of OSCAL ${model.version}; it has: ${Object.keys(model.roots).join(', ')}`, { path: pointer([root]) });
+  new TreeWalker(model, typeScalars).assembly(body, def, [root]);
+  return { model: root, version: model.version, content: tree };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+class TreeWalker {
+  constructor(private readonly model: OscalModel, private readonly typeScalars: boolean) {}
+
+  assembly(value: unknown, def: number, path: (string | number)[]): void {
+    const binding = this.model.defs[def]!;
+    if (!isObject(value)) throw this.error('invalid-structure', `${binding.name} must be an object`, path);
+    const index = this.model.index(def);
+    for (const key in value) {
+      const flag = index.flags.get(key);
+      path.push(key);
+      if (flag) value[key] = this.scalar(value[key], flag, path);
+      else {
+        const child = index.json.get(key);
+        if (!child) throw this.unknown(key, binding.name, [...index.flags.keys(), ...index.json.keys()], path);
+        this.child(value, key, child, path);
+      }
+      path.pop();
+    }
+  }
+
+  private child(parent: Record<string, unknown>, key: string, child: ChildBinding, path: (string | number)[]): void {
+    const value = parent[key];
+    if (!child.group) {
+      parent[key] = this.item(value, child, path);
+      return;
+    }
+    if (child.group === 'ARRAY' && !Array.isArray(value)) throw this.error('invalid-structure', `${key} must be an array`, path);
+    if (child.group === 'BY_KEY' && !isObject(value)) throw this.error('invalid-structure', `${key} must be an object keyed by ${this.model.defs[child.def]!.jsonKey}`, path);
+    if (child.group === 'BY_KEY') {
+      const byKey = value as Record<string, unknown>;
+      for (const k in byKey) {
+        path.push(k);
+        byKey[k] = this.item(byKey[k], child, path);
+        path.pop();
+      }
+      return;
+    }
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        path.push(i);
+        value[i] = this.item(value[i], child, path);
+        path.pop();
+      }
+    } else {
+      parent[key] = this.item(value, child, path);
+    }
+  }
+
+  private item(value: unknown, child: ChildBinding, path: (string | number)[]): unknown {
+    const def = this.model.defs[child.def]!;
+    if (def.kind === 'assembly') {
+      this.assembly(value, child.def, path);
+      return value;
+    }
+    return this.field(value, def, child.def, path);
+  }
+
+  private field(value: unknown, def: FieldBinding, defIndex: number, path: (string | number)[]): unknown {
+    const valueFlag: FlagBinding = { name: def.name, type: def.type };
+    if (def.flags.length === 0) return this.scalar(value, valueFlag, path);
+    if (!isObject(value)) throw this.error('invalid-structure', `${def.name} must be an object with its ${def.valueKeyFlag ?? def.valueKey} and flags`, path);
+    const index = this.model.index(defIndex);
+    let seenValue = false;
+    for (const key in value) {
+      const flag = index.flags.get(key);
+      path.push(key);
+      if (flag && key !== def.valueKeyFlag) value[key] = this.scalar(value[key], flag, path);
+      else if (def.valueKeyFlag ? !seenValue : key === def.valueKey) {
+        seenValue = true;
+        value[key] = this.scalar(value[key], valueFlag, path);
+      } else {
+        throw this.unknown(key, def.name, [...index.flags.keys(), def.valueKey], path);
+      }
+      path.pop();
+    }
+    return value;
+  }
+
+  private scalar(value: unknown, flag: FlagBinding, path: (string | number)[]): unknown {
+    if (typeof value === 'string') {
+      if (!this.typeScalars || jsonKind(flag.type) === 'string') return value;
+      const typed = scalarFromText(value, flag.type, 'yaml');
+      if (typed === undefined) throw this.error('invalid-value', `${flag.name} must be ${describeType(flag.type)}, not ${JSON.stringify(value)}`, path);
+      return typed;
+    }
+    if (typeof value === 'number' || typeof value === 'boolean') return value;
+    throw this.error('invalid-structure', `${flag.name} must be ${describeType(flag.type)}, not ${value === null ? 'null' : Array.isArray(value) ? 'an array' : 'an object'}`, path);
+  }
+
+  private unknown(key: string, owner: string, allowed: string[], path: (string | number)[]): OscalError {
+    return this.error('unknown-property', `property "${key}" is not allowed in ${owner}` + (allowed.length ? `; allowed: ${allowed.join(', ')}` : ''), path);
+  }
+
+  private error(code: ConstructorParameters<typeof OscalError>[0], message: string, path: (string | number)[]): OscalError {
+    return new OscalError(code, message, { path: pointer(path) });
+  }
+}

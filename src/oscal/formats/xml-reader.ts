@@ -1,0 +1,325 @@
+import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { OscalError } from '../errors.js';
+import { BLOCK_ELEMENTS, MarkupError, markupToMarkdown, type MarkupElement, type MarkupNode } from '../markup/index.js';
+import { modelFor, type ChildBinding, type FieldBinding, type OscalModel } from '../model/model.js';
+import type { ParsedDocument } from './document.js';
+import { groupForJson } from './groups.js';
+import { positionAt } from './positions.js';
+import { localName, NamespaceScopes, XMLNS_NS } from './xml-namespaces.js';
+import { describeType, scalarFromText } from './scalars.js';
+
+export const OSCAL_NS = 'http://csrc.nist.gov/ns/oscal/1.0';
+const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
+
+const VERSION_ELEMENT = /<(?:[\w.-]+:)?oscal-version\s*>\s*([^<]*?)\s*<\//;
+
+/**
+ * A DOCTYPE can only stand in the prolog, so the prolog is checked before parsing: the parser
+ * then never sees one, and no entity can be declared, let alone expanded.
+ */
+function rejectDoctype(text: string): void {
+  let i = 0;
+  for (;;) {
+    while (i < text.length && /\s/.test(text[i]!)) i++;
+    if (text.startsWith('<?', i)) i = text.indexOf('?>', i) + 2;
+    else if (text.startsWith('<!--', i)) i = text.indexOf('-->', i) + 3;
+    else break;
+    if (i < 2) return;
+  }
+  if (text.startsWith('<!DOCTYPE', i) || text.startsWith('<!doctype', i)) {
+    const { line, column } = positionAt(text, i);
+    throw new OscalError('forbidden-construct', 'a DOCTYPE is not accepted: OSCAL XML needs no DTD, and entities are never expanded', { line, column });
+  }
+}
+
+/** The declared release is needed before the first element is interpreted. */
+function declaredVersion(text: string): string | undefined {
+  return VERSION_ELEMENT.exec(text)?.[1];
+}
+
+interface AssemblyFrame {
+  kind: 'assembly';
+  def: number;
+  name: string;
+  obj: Record<string, unknown>;
+  /** Each child's value (or list of values, when it repeats), by position in the definition's children. */
+  values: unknown[];
+  unwrapped?: MarkupNode[];
+}
+
+interface WrapperFrame {
+  kind: 'wrapper';
+  child: ChildBinding;
+  position: number;
+  parent: AssemblyFrame;
+}
+
+/** Fields never nest, so one of these serves every field of a parse in turn. */
+interface FieldFrame {
+  kind: 'field';
+  child: ChildBinding;
+  position: number;
+  parent: AssemblyFrame;
+  def: FieldBinding;
+  flags: Record<string, unknown>;
+  text: string;
+  isMarkup: boolean;
+  /** Reused: the markup converter keeps nothing of it. */
+  markup: MarkupNode[];
+}
+
+/** An element inside markup content is its own frame. */
+type Frame = AssemblyFrame | WrapperFrame | FieldFrame | MarkupElement;
+
+const NO_FLAGS: Record<string, unknown> = Object.freeze({});
+/** Assemblies with flags only (props, links) are common; their value list is made on first child. */
+const NO_VALUES: unknown[] = Object.freeze([]) as unknown as unknown[];
+const NO_ATTRIBUTES: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const NOT_WHITESPACE = /\S/;
+
+function appendText(nodes: MarkupNode[], text: string): void {
+  const last = nodes.length - 1;
+  if (last >= 0 && typeof nodes[last] === 'string') nodes[last] = (nodes[last] as string) + text;
+  else nodes.push(text);
+}
+
+/**
+ * Reads OSCAL XML into the OSCAL JSON form in one streaming pass. Strict: an element, attribute
+ * or text the model does not allow is an error with its line and column, and a DOCTYPE is
+ * refused outright so no entity is ever declared, let alone expanded.
+ */
+export function readXml(text: string): ParsedDocument {
+  rejectDoctype(text);
+  const version = declaredVersion(text);
+  const model: OscalModel = modelFor(version);
+  const parser = new SaxesParser({ xmlns: false, position: true });
+  const namespaces = new NamespaceScopes();
+  const stack: Frame[] = [];
+  const field: FieldFrame = { kind: 'field', child: undefined!, position: 0, parent: undefined!, def: undefined!, flags: NO_FLAGS, text: '', isMarkup: false, markup: [] };
+  let result: ParsedDocument | undefined;
+  let tagLine = 1;
+  let tagColumn = 1;
+
+  const fail = (code: ConstructorParameters<typeof OscalError>[0], message: string, line = tagLine, column = tagColumn): never => {
+    throw new OscalError(code, message, { line, column });
+  };
+
+  const flagValues = (tag: SaxesTagPlain, def: number, target: Record<string, unknown>, element: string): void => {
+    const flags = model.index(def).flags;
+    const attributes = tag.attributes;
+    for (const name in attributes) {
+      const uri = namespaces.attributeUri(name);
+      if (uri === XMLNS_NS || uri === XSI_NS) continue;
+      const flag = uri === '' ? flags.get(name) : undefined;
+      if (!flag) {
+        const allowed = [...flags.keys()];
+        fail('unknown-element', `attribute ${name} is not allowed on <${element}>` +
+          (allowed.length ? `; allowed: ${allowed.join(', ')}` : '; it takes no attributes'));
+      } else {
+        const value = scalarFromText(attributes[name]!, flag.type);
+        if (value === undefined) fail('invalid-value', `attribute ${name} of <${element}> must be ${describeType(flag.type)}, not ${JSON.stringify(attributes[name])}`);
+        target[flag.name] = value;
+      }
+    }
+  };
+
+  const openMarkup = (tag: SaxesTagPlain, uri: string | undefined, into: MarkupNode[]): void => {
+    let attrs = NO_ATTRIBUTES;
+    for (const name in tag.attributes) {
+      if (namespaces.attributeUri(name) === XMLNS_NS) continue;
+      if (attrs === NO_ATTRIBUTES) attrs = {};
+      attrs[name] = tag.attributes[name]!;
+    }
+    if (uri !== OSCAL_NS) fail('invalid-markup', `element <${tag.name}> is not in the OSCAL namespace ${OSCAL_NS}`);
+    const element: MarkupElement = { name: localName(tag.name), attrs, children: [], line: tagLine, column: tagColumn };
+    into.push(element);
+    stack.push(element);
+  };
+
+  const openChild = (tag: SaxesTagPlain, parent: AssemblyFrame, child: ChildBinding, position: number): void => {
+    const target = model.defs[child.def]!;
+    if (target.kind === 'assembly') {
+      const frame: AssemblyFrame = { kind: 'assembly', def: child.def, name: child.name, obj: {}, values: NO_VALUES };
+      flagValues(tag, child.def, frame.obj, child.name);
+      addValue(parent, child, position, frame.obj);
+      stack.push(frame);
+      return;
+    }
+    field.child = child;
+    field.position = position;
+    field.parent = parent;
+    field.def = target;
+    // Most fields have no flags; they share one frozen object (any attribute on them is an error).
+    field.flags = target.flags.length ? {} : NO_FLAGS;
+    field.text = '';
+    field.isMarkup = target.type === 'markup-line' || target.type === 'markup-multiline';
+    field.markup.length = 0;
+    flagValues(tag, child.def, field.flags, child.name);
+    stack.push(field);
+  };
+
+  // Fired just past the name (and the character after it): step back to the '<'.
+  parser.on('opentagstart', (tag) => {
+    tagLine = parser.line;
+    tagColumn = parser.column - tag.name.length - 1;
+  });
+
+  parser.on('opentag', (tag) => {
+    const top = stack[stack.length - 1];
+    namespaces.open(tag.attributes, stack.length + 1);
+    const uri = namespaces.elementUri(tag.name);
+    if (uri === undefined) fail('malformed', `the prefix of <${tag.name}> is not declared`);
+    const local = localName(tag.name);
+    if (top === undefined) {
+      if (result) fail('malformed', 'only one root element is allowed');
+      if (uri !== OSCAL_NS) fail('unknown-root', `root element <${tag.name}> is not in the OSCAL namespace ${OSCAL_NS}`);
+      const def = model.rootDef(local);
+      if (def === undefined) fail('unknown-root', `<${local}> is not an OSCAL model; expected one of: ${Object.keys(model.roots).join(', ')}`);
+      const frame: AssemblyFrame = { kind: 'assembly', def: def!, name: local, obj: {}, values: [] };
+      flagValues(tag, def!, frame.obj, local);
+      stack.push(frame);
+      return;
+    }
+    if (!('kind' in top)) {
+      openMarkup(tag, uri, top.children);
+      return;
+    }
+    switch (top.kind) {
+      case 'field':
+        if (!top.isMarkup) fail('unknown-element', `<${top.child.name}> holds only text; element <${tag.name}> is not allowed in it`);
+        openMarkup(tag, uri, top.markup);
+        return;
+      case 'wrapper': {
+        if (uri !== OSCAL_NS || local !== top.child.name) fail('unknown-element', `<${top.child.wrapper}> may contain only <${top.child.name}> elements, not <${tag.name}>`);
+        openChild(tag, top.parent, top.child, top.position);
+        return;
+      }
+      case 'assembly': {
+        const index = model.index(top.def);
+        const entry = uri === OSCAL_NS ? index.xml.get(local) : undefined;
+        if (entry) {
+          if (entry.isWrapper) stack.push({ kind: 'wrapper', child: entry.child, position: entry.position, parent: top });
+          else openChild(tag, top, entry.child, entry.position);
+          return;
+        }
+        if (index.unwrapped && uri === OSCAL_NS && BLOCK_ELEMENTS.has(local)) {
+          openMarkup(tag, uri, (top.unwrapped ??= []));
+          return;
+        }
+        const allowed = [...index.xml.keys()];
+        fail('unknown-element', `element <${tag.name}> is not allowed in <${top.name}>` +
+          (allowed.length ? `; allowed: ${allowed.join(', ')}` : '') + (index.unwrapped ? ', and prose blocks' : ''));
+      }
+    }
+  });
+
+  const onText = (t: string): void => {
+    const top = stack[stack.length - 1];
+    if (top === undefined) return;
+    if (!('kind' in top)) {
+      appendText(top.children, t);
+      return;
+    }
+    switch (top.kind) {
+      case 'field':
+        if (top.isMarkup) appendText(top.markup, t);
+        else top.text += t;
+        return;
+      default:
+        if (NOT_WHITESPACE.test(t)) {
+          const where = top.kind === 'assembly' ? top.name : top.child.wrapper;
+          fail('unknown-element', `text ${JSON.stringify(t.trim().slice(0, 40))} is not allowed directly in <${where}>`, parser.line, parser.column);
+        }
+    }
+  };
+  parser.on('text', onText);
+  parser.on('cdata', onText);
+
+  parser.on('closetag', () => {
+    namespaces.close(stack.length);
+    const frame = stack.pop()!;
+    if (!('kind' in frame)) return;
+    switch (frame.kind) {
+      case 'wrapper':
+        return;
+      case 'field':
+        addValue(frame.parent, frame.child, frame.position, fieldValue(frame));
+        return;
+      case 'assembly':
+        finishAssembly(frame);
+        if (stack.length === 0) result = { model: frame.name, version: model.version, content: { [frame.name]: frame.obj } };
+    }
+  });
+
+  const storeValue = (parent: AssemblyFrame, child: ChildBinding, position: number, value: unknown): void => {
+    if (child.group) {
+      const list = parent.values[position] as unknown[] | undefined;
+      if (list) list.push(value);
+      else parent.values[position] = [value];
+    } else {
+      if (parent.values[position] !== undefined) fail('invalid-structure', `<${child.name}> may appear only once in <${parent.name}>`);
+      parent.values[position] = value;
+    }
+  };
+
+  const addValue = (parent: AssemblyFrame, child: ChildBinding, position: number, value: unknown): void => {
+    if (parent.values === NO_VALUES) parent.values = [];
+    storeValue(parent, child, position, value);
+  };
+
+  const fieldValue = (frame: FieldFrame): unknown => {
+    const def = frame.def;
+    let value: unknown;
+    if (frame.isMarkup) {
+      value = markdownOf(frame.markup, def.type === 'markup-multiline');
+    } else {
+      value = scalarFromText(frame.text, def.type);
+      if (value === undefined) fail('invalid-value', `<${frame.child.name}> must be ${describeType(def.type)}, not ${JSON.stringify(frame.text)}`);
+    }
+    if (def.flags.length === 0) return value;
+    if (def.valueKeyFlag) {
+      const { [def.valueKeyFlag]: key, ...rest } = frame.flags;
+      if (typeof key !== 'string') fail('invalid-structure', `<${frame.child.name}> needs its ${def.valueKeyFlag} attribute`);
+      return { [key as string]: value, ...rest };
+    }
+    frame.flags[def.valueKey] = value;
+    return frame.flags;
+  };
+
+  const markdownOf = (nodes: MarkupNode[], multiline: boolean): string => {
+    try {
+      return markupToMarkdown(nodes, multiline);
+    } catch (e) {
+      if (e instanceof MarkupError) fail('invalid-markup', e.message, e.line ?? tagLine, e.column ?? tagColumn);
+      throw e;
+    }
+  };
+
+  const finishAssembly = (frame: AssemblyFrame): void => {
+    const def = model.defs[frame.def]!;
+    if (def.kind !== 'assembly') return;
+    const index = model.index(frame.def);
+    const children = def.children;
+    for (let position = 0; position < children.length; position++) {
+      const child = children[position]!;
+      if (child === index.unwrapped) {
+        if (frame.unwrapped) frame.obj[child.json] = markdownOf(frame.unwrapped, true);
+        continue;
+      }
+      const value = frame.values[position];
+      if (value !== undefined) frame.obj[child.json] = child.group ? groupForJson(value as unknown[], child, model) : value;
+    }
+  };
+
+  // No 'error' or 'doctype' handler: saxes throws on errors by itself, and each extra handler
+  // property measurably slows its character loop (a 5x slowdown was seen with all of them set).
+  try {
+    parser.write(text).close();
+  } catch (e) {
+    if (e instanceof OscalError) throw e;
+    const message = e instanceof Error ? e.message.replace(/^[^:]*:\d+:\d+: /, '') : String(e);
+    throw new OscalError('malformed', `not well-formed XML: ${message}`, { line: parser.line, column: parser.column });
+  }
+  if (!result) throw new OscalError('malformed', 'no root element found');
+  return result;
+}

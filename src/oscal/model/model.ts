@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import type { AssemblyBinding, Bindings, ChildBinding, DefinitionBinding, FieldBinding, FlagBinding } from '../../metaschema/bindings.js';
+import { OscalError } from '../errors.js';
+import { SUPPORTED_VERSIONS, generatedFile } from './versions.js';
+
+export type { AssemblyBinding, ChildBinding, DefinitionBinding, FieldBinding, FlagBinding };
+
+/** Lookup indexes built once per definition when a release's tables are first used. */
+export interface DefinitionIndex {
+  flags: Map<string, FlagBinding>;
+  /** XML element name to the child it holds, or to the child whose wrapper element it is. */
+  xml: Map<string, { child: ChildBinding; position: number; isWrapper: boolean }>;
+  json: Map<string, ChildBinding>;
+  unwrapped?: ChildBinding;
+}
+
+export class OscalModel {
+  readonly version: string;
+  readonly namespace: string;
+  readonly defs: readonly DefinitionBinding[];
+  readonly roots: Readonly<Record<string, number>>;
+  private readonly indexes: DefinitionIndex[] = [];
+
+  constructor(bindings: Bindings) {
+    this.version = bindings.version;
+    this.namespace = bindings.namespace;
+    this.defs = bindings.defs;
+    this.roots = bindings.roots;
+    for (const def of bindings.defs) this.indexes.push(indexOf(def));
+  }
+
+  index(def: number): DefinitionIndex {
+    return this.indexes[def]!;
+  }
+
+  rootDef(name: string): number | undefined {
+    return Object.hasOwn(this.roots, name) ? this.roots[name] : undefined;
+  }
+}
+
+function indexOf(def: DefinitionBinding): DefinitionIndex {
+  const index: DefinitionIndex = { flags: new Map(def.flags.map((f) => [f.name, f])), xml: new Map(), json: new Map() };
+  if (def.kind === 'assembly') {
+    def.children.forEach((child, position) => {
+      index.json.set(child.json, child);
+      if (child.unwrapped) index.unwrapped = child;
+      else if (child.wrapper) index.xml.set(child.wrapper, { child, position, isWrapper: true });
+      else index.xml.set(child.name, { child, position, isWrapper: false });
+    });
+  }
+  return index;
+}
+
+const loaded = new Map<string, OscalModel>();
+
+export function isSupportedVersion(version: unknown): version is string {
+  return typeof version === 'string' && SUPPORTED_VERSIONS.includes(version);
+}
+
+/** The model of one OSCAL release; tables are read on first use and kept. */
+export function modelFor(version: unknown): OscalModel {
+  let model = typeof version === 'string' ? loaded.get(version) : undefined;
+  if (!model) {
+    if (!isSupportedVersion(version)) throw unsupportedVersion(version);
+    model = new OscalModel(JSON.parse(readFileSync(generatedFile(`bindings/v${version}.json`), 'utf8')));
+    loaded.set(version, model);
+  }
+  return model;
+}
+
+export function unsupportedVersion(version: unknown): OscalError {
+  const shown = version === undefined ? 'no oscal-version' : `oscal-version ${JSON.stringify(version)}`;
+  return new OscalError(
+    'unsupported-version',
+    `${shown} is not supported: metadata/oscal-version must be one of ${SUPPORTED_VERSIONS.join(', ')}`,
+    { path: '/*/metadata/oscal-version' },
+  );
+}
+
+let names: string[] | undefined;
+
+/** The OSCAL models: root names of the newest release, which has every earlier one's. */
+export function modelNames(): string[] {
+  names ??= Object.keys(modelFor(SUPPORTED_VERSIONS.at(-1)!).roots);
+  return names;
+}

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { PROJECT_ROOT, REV5_A849 } from './support/shared.js';
+import { catalogXml } from './support/documents.js';
+
+const BIN = join(PROJECT_ROOT, 'dist', 'src', 'cli', 'main.js');
+const work = mkdtempSync(join(tmpdir(), 'oscal-cli-'));
+
+function run(args: string[], input?: string) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { input, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('oscal-depot convert', () => {
+  test('converts a file to each format, detecting the input format from the content', () => {
+    const xml = join(REV5_A849, 'xml', 'NIST_SP-800-53_rev5_LOW-baseline_profile.xml');
+    const json = run(['convert', xml, '--to', 'json']);
+    assert.equal(json.code, 0, json.stderr);
+    const published = JSON.parse(readFileSync(join(REV5_A849, 'json', 'NIST_SP-800-53_rev5_LOW-baseline_profile.json'), 'utf8'));
+    assert.deepEqual(JSON.parse(json.stdout), published);
+
+    const yamlFile = join(work, 'low.yaml');
+    const yaml = run(['convert', '-', '--to', 'yaml', '-o', yamlFile], json.stdout);
+    assert.equal(yaml.code, 0, yaml.stderr);
+    assert.equal(yaml.stdout, '');
+    const back = run(['convert', yamlFile, '--to', 'xml']);
+    assert.equal(back.code, 0, back.stderr);
+    assert.match(back.stdout, /^<\?xml version="1.0" encoding="UTF-8"\?>\n<profile xmlns="http:\/\/csrc.nist.gov\/ns\/oscal\/1.0"/);
+    assert.deepEqual(JSON.parse(run(['convert', '-', '--to', 'json'], back.stdout).stdout), published);
+  });
+
+  test('bad input exits non-zero with file:line:col and the message', () => {
+    const bad = join(work, 'bad.xml');
+    writeFileSync(bad, catalogXml('\n    <colour>red</colour>'));
+    const r = run(['convert', bad, '--to', 'json']);
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr.trim(), `${bad}:8:5: element <colour> is not allowed in <metadata>; allowed: ${r.stderr.split('allowed: ')[1]!.trim()}`);
+    const stdin = run(['convert', '-', '--to', 'yaml'], '{"catalog": ');
+    assert.equal(stdin.code, 1);
+    assert.match(stdin.stderr, /^<stdin>:1:\d+: not valid JSON/);
+  });
+
+  test('invalid UTF-8, a missing file and a bad --to are reported without a stack trace', () => {
+    const latin1 = join(work, 'latin1.json');
+    writeFileSync(latin1, Buffer.from([0x7b, 0x22, 0xe9, 0x22, 0x7d]));
+    const r = run(['convert', latin1, '--to', 'xml']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /not valid UTF-8/);
+    const missing = run(['convert', join(work, 'nope.xml'), '--to', 'json']);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /nope\.xml: ENOENT/);
+    assert.doesNotMatch(missing.stderr, /at .*\.js:\d+/);
+    const badFormat = run(['convert', latin1, '--to', 'pdf']);
+    assert.notEqual(badFormat.code, 0);
+    assert.match(badFormat.stderr, /Allowed choices are json, xml, yaml/);
+  });
+});

@@ -1,0 +1,32 @@
+/** Small hand-written OSCAL documents for reader tests; line numbers matter to the tests that use them. */
+export const UUID = '8d1ae7b6-6a0c-4ef4-9e2c-2c0cbd8e7cf1';
+
+export function catalogXml(metadataExtra = '', body = '', version = '1.1.2'): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<catalog xmlns="http://csrc.nist.gov/ns/oscal/1.0" uuid="${UUID}">
+  <metadata>
+    <title>Test catalog</title>
+    <last-modified>2024-01-01T00:00:00Z</last-modified>
+    <version>1.0</version>
+    <oscal-version>${version}</oscal-version>${metadataExtra}
+  </metadata>${body}
+</catalog>
+`;
+}
+
+export function profileYaml(extra = ''): string {
+  return `---
+profile:
+  uuid: ${UUID}
+  metadata:
+    title: Test profile
+    last-modified: 2024-01-01T00:00:00Z
+    version: 1.0
+    oscal-version: 1.1.2
+  imports:
+    - href: "#b"
+      include-all: {}
+  merge:
+    as-is: true
+${extra}`;
+}
