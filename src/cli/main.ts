@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { convertCommand } from './convert.js';
+import { validateCommand } from './validate.js';
 
 const program = new Command('oscal-depot')
   .description('OSCAL Depot: store, convert, validate and resolve OSCAL documents')
-  .addCommand(convertCommand());
+  .addCommand(convertCommand())
+  .addCommand(validateCommand());
 
 await program.parseAsync(process.argv);

@@ -8,7 +8,8 @@ export interface ErrorLocation {
 export type OscalErrorCode =
   | 'malformed'          // not parseable as the format at all
   | 'forbidden-construct' // DOCTYPE, entities and the like
-  | 'unknown-root'
+  | 'unknown-root'        // the root is no OSCAL model at all
+  | 'model-not-in-version' // an OSCAL model, but not one of the release the document declares
   | 'unknown-element'
   | 'unknown-property'
   | 'invalid-value'

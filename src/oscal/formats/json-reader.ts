@@ -1,7 +1,7 @@
 import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { OscalError } from '../errors.js';
 import type { ParsedDocument } from './document.js';
-import { pointerSegments, positionAt } from './positions.js';
+import { pointerSegments, positionAt, type Locator } from './positions.js';
 import { readTree } from './tree-reader.js';
 
 export function readJson(text: string): ParsedDocument {
@@ -28,14 +28,19 @@ function syntaxError(text: string): OscalError {
   return new OscalError('malformed', `not valid JSON: ${what}`, where);
 }
 
+/** Finds where JSON pointers are in the text; the text is parsed once for all of them. */
+export function jsonLocator(text: string): Locator {
+  const root = parseTree(text);
+  return (path) => {
+    const node = root && findNodeAtLocation(root, pointerSegments(path));
+    if (!node) return undefined;
+    return positionAt(text, node.parent?.type === 'property' ? node.parent.offset : node.offset);
+  };
+}
+
 /** Adds line and column to an error that carries a JSON pointer. */
 export function locateInJson(text: string, error: OscalError): OscalError {
   if (error.path === undefined || error.line !== undefined) return error;
-  const root = parseTree(text);
-  const node = root && findNodeAtLocation(root, pointerSegments(error.path));
-  if (node) {
-    const at = node.parent?.type === 'property' ? node.parent.offset : node.offset;
-    Object.assign(error, positionAt(text, at));
-  }
+  Object.assign(error, jsonLocator(text)(error.path));
   return error;
 }

@@ -1,3 +1,11 @@
+export interface Position {
+  line: number;
+  column: number;
+}
+
+/** Where a JSON pointer's value is in some source text, if it is there. */
+export type Locator = (path: string) => Position | undefined;
+
 /** 1-based line and column of a character offset. */
 export function positionAt(text: string, offset: number): { line: number; column: number } {
   let line = 1;

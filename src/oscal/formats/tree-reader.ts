@@ -23,7 +23,7 @@ export function readTree(tree: unknown, typeScalars: boolean): ParsedDocument {
   const declared = isObject(body) && isObject(body.metadata) ? body.metadata['oscal-version'] : undefined;
   const model = modelFor(declared);
   const def = model.rootDef(root);
-  if (def === undefined) throw new OscalError('unknown-root', `"${root}" is not a model of OSCAL ${model.version}; it has: ${Object.keys(model.roots).join(', ')}`, { path: pointer([root]) });
+  if (def === undefined) throw new OscalError('model-not-in-version', `"${root}" is not a model of OSCAL ${model.version}; it has: ${Object.keys(model.roots).join(', ')}`, { path: pointer([root]) });
   new TreeWalker(model, typeScalars).assembly(body, def, [root]);
   return { model: root, version: model.version, content: tree };
 }

@@ -1,10 +1,10 @@
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { OscalError } from '../errors.js';
 import { BLOCK_ELEMENTS, MarkupError, markupToMarkdown, type MarkupElement, type MarkupNode } from '../markup/index.js';
-import { modelFor, type ChildBinding, type FieldBinding, type OscalModel } from '../model/model.js';
+import { modelFor, modelNames, type ChildBinding, type FieldBinding, type OscalModel } from '../model/model.js';
 import type { ParsedDocument } from './document.js';
 import { groupForJson } from './groups.js';
-import { positionAt } from './positions.js';
+import { positionAt, type Position } from './positions.js';
 import { localName, NamespaceScopes, XMLNS_NS } from './xml-namespaces.js';
 import { describeType, scalarFromText } from './scalars.js';
 
@@ -45,6 +45,8 @@ interface AssemblyFrame {
   /** Each child's value (or list of values, when it repeats), by position in the definition's children. */
   values: unknown[];
   unwrapped?: MarkupNode[];
+  /** JSON pointer of the object, kept only when positions are being recorded. */
+  pointer?: string;
 }
 
 interface WrapperFrame {
@@ -88,7 +90,7 @@ function appendText(nodes: MarkupNode[], text: string): void {
  * or text the model does not allow is an error with its line and column, and a DOCTYPE is
  * refused outright so no entity is ever declared, let alone expanded.
  */
-export function readXml(text: string): ParsedDocument {
+export function readXml(text: string, positions?: Map<string, Position>): ParsedDocument {
   rejectDoctype(text);
   const version = declaredVersion(text);
   const model: OscalModel = modelFor(version);
@@ -136,10 +138,19 @@ export function readXml(text: string): ParsedDocument {
     stack.push(element);
   };
 
+  /** Records where the value of a child starts, under the pointer it will have in the JSON form. */
+  const record = (parent: AssemblyFrame, child: ChildBinding, position: number): string => {
+    const base = `${parent.pointer}/${child.json}`;
+    const pointer = child.group ? `${base}/${(parent.values[position] as unknown[] | undefined)?.length ?? 0}` : base;
+    positions!.set(pointer, { line: tagLine, column: tagColumn });
+    return pointer;
+  };
+
   const openChild = (tag: SaxesTagPlain, parent: AssemblyFrame, child: ChildBinding, position: number): void => {
     const target = model.defs[child.def]!;
+    const pointer = positions ? record(parent, child, position) : undefined;
     if (target.kind === 'assembly') {
-      const frame: AssemblyFrame = { kind: 'assembly', def: child.def, name: child.name, obj: {}, values: NO_VALUES };
+      const frame: AssemblyFrame = { kind: 'assembly', def: child.def, name: child.name, obj: {}, values: NO_VALUES, pointer };
       flagValues(tag, child.def, frame.obj, child.name);
       addValue(parent, child, position, frame.obj);
       stack.push(frame);
@@ -174,8 +185,12 @@ export function readXml(text: string): ParsedDocument {
       if (result) fail('malformed', 'only one root element is allowed');
       if (uri !== OSCAL_NS) fail('unknown-root', `root element <${tag.name}> is not in the OSCAL namespace ${OSCAL_NS}`);
       const def = model.rootDef(local);
-      if (def === undefined) fail('unknown-root', `<${local}> is not an OSCAL model; expected one of: ${Object.keys(model.roots).join(', ')}`);
-      const frame: AssemblyFrame = { kind: 'assembly', def: def!, name: local, obj: {}, values: [] };
+      if (def === undefined) {
+        if (modelNames().includes(local)) fail('model-not-in-version', `<${local}> is not a model of OSCAL ${model.version}; it has: ${Object.keys(model.roots).join(', ')}`);
+        fail('unknown-root', `<${local}> is not an OSCAL model; expected one of: ${modelNames().join(', ')}`);
+      }
+      const frame: AssemblyFrame = { kind: 'assembly', def: def!, name: local, obj: {}, values: [], pointer: `/${local}` };
+      positions?.set('', { line: tagLine, column: tagColumn }).set(frame.pointer!, { line: tagLine, column: tagColumn });
       flagValues(tag, def!, frame.obj, local);
       stack.push(frame);
       return;
@@ -203,6 +218,7 @@ export function readXml(text: string): ParsedDocument {
           return;
         }
         if (index.unwrapped && uri === OSCAL_NS && BLOCK_ELEMENTS.has(local)) {
+          if (positions && !top.unwrapped) positions.set(`${top.pointer}/${index.unwrapped.json}`, { line: tagLine, column: tagColumn });
           openMarkup(tag, uri, (top.unwrapped ??= []));
           return;
         }
@@ -307,7 +323,13 @@ export function readXml(text: string): ParsedDocument {
         continue;
       }
       const value = frame.values[position];
-      if (value !== undefined) frame.obj[child.json] = child.group ? groupForJson(value as unknown[], child, model) : value;
+      if (value === undefined) continue;
+      frame.obj[child.json] = child.group ? groupForJson(value as unknown[], child, model) : value;
+      if (positions && child.group === 'SINGLETON_OR_ARRAY' && (value as unknown[]).length === 1) {
+        // JSON holds a lone item without the array, so its pointer has no index.
+        const base = `${frame.pointer}/${child.json}`;
+        positions.set(base, positions.get(`${base}/0`)!);
+      }
     }
   };
 
@@ -322,4 +344,11 @@ export function readXml(text: string): ParsedDocument {
   }
   if (!result) throw new OscalError('malformed', 'no root element found');
   return result;
+}
+
+/** Where each value of a (well-formed, readable) document starts, by its JSON pointer. */
+export function xmlPositions(text: string): Map<string, Position> {
+  const positions = new Map<string, Position>();
+  readXml(text, positions);
+  return positions;
 }

@@ -2,7 +2,7 @@ import { FAILSAFE_SCHEMA, load, YAMLException } from 'js-yaml';
 import { isNode, LineCounter, parseDocument } from 'yaml';
 import { OscalError } from '../errors.js';
 import type { ParsedDocument } from './document.js';
-import { pointerSegments } from './positions.js';
+import { pointerSegments, type Locator } from './positions.js';
 import { readTree } from './tree-reader.js';
 
 /** An anchor (`&name`) opening a node; text merely containing "&" after a word does not match. */
@@ -46,21 +46,26 @@ function rejectAliases(tree: unknown): void {
   visit(tree);
 }
 
-export function locateInYaml(text: string, error: OscalError): OscalError {
-  if (error.path === undefined || error.line !== undefined) return error;
+/** Finds where JSON pointers are in YAML text; the text is parsed once for all of them. */
+export function yamlLocator(text: string): Locator {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, keepSourceTokens: false });
-  const segments = pointerSegments(error.path);
-  const node = doc.getIn(segments, true);
-  let offset: number | undefined = isNode(node) ? node.range?.[0] : undefined;
-  if (offset === undefined && segments.length > 0) {
-    const parent = doc.getIn(segments.slice(0, -1), true);
-    offset = isNode(parent) ? parent.range?.[0] : undefined;
-  }
-  if (offset !== undefined) {
+  const offsetOf = (segments: (string | number)[]): number | undefined => {
+    const node = doc.getIn(segments, true);
+    return isNode(node) ? node.range?.[0] : undefined;
+  };
+  return (path) => {
+    const segments = pointerSegments(path);
+    // A missing property has no node: point at the object that lacks it.
+    const offset = offsetOf(segments) ?? (segments.length > 0 ? offsetOf(segments.slice(0, -1)) : undefined);
+    if (offset === undefined) return undefined;
     const { line, col } = lineCounter.linePos(offset);
-    error.line = line;
-    error.column = col;
-  }
+    return { line, column: col };
+  };
+}
+
+export function locateInYaml(text: string, error: OscalError): OscalError {
+  if (error.path === undefined || error.line !== undefined) return error;
+  Object.assign(error, yamlLocator(text)(error.path));
   return error;
 }

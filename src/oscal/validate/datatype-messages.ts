@@ -1,0 +1,30 @@
+import type { DataType } from '../../metaschema/ir.js';
+
+/** What a value of each datatype must look like, said so that a person can fix it. */
+export const DATATYPE_EXPECTATIONS: Record<DataType, string> = {
+  string: 'a non-empty string with no leading or trailing whitespace',
+  token: 'a token: a letter or underscore, then letters, digits, ".", "-" or "_" (no spaces or colons)',
+  ncname: 'a token: a letter or underscore, then letters, digits, ".", "-" or "_" (no spaces or colons)',
+  uuid: 'a version 4 or 5 UUID, like 9c5f4c4a-3e9b-4f0c-8a0e-2f1d5b6a7c8d',
+  uri: 'an absolute URI with a scheme, like https://example.com/page',
+  'uri-reference': 'a URI or a relative reference, like https://example.com/page or #fragment',
+  'email-address': 'an email address, like name@example.com',
+  base64: 'base64-encoded data',
+  date: 'a date, like 2024-05-01 (a timezone such as Z is optional)',
+  'date-with-timezone': 'a date with a timezone, like 2024-05-01Z or 2024-05-01-04:00',
+  'date-time': 'a date and time, like 2024-05-01T13:45:00 (a timezone such as Z is optional)',
+  'date-time-with-timezone': 'a date and time with a timezone, like 2024-05-01T13:45:00Z or 2024-05-01T13:45:00-04:00',
+  'day-time-duration': 'a duration in days and time, like P1DT2H or PT30M',
+  'year-month-duration': 'a duration in years and months, like P1Y2M',
+  'ip-v4-address': 'an IPv4 address, like 192.0.2.1',
+  'ip-v6-address': 'an IPv6 address, like 2001:db8::1',
+  hostname: 'a host name, like example.com',
+  boolean: 'true or false',
+  integer: 'an integer',
+  'non-negative-integer': 'an integer of 0 or more',
+  'positive-integer': 'an integer of 1 or more',
+  decimal: 'a decimal number',
+  'string-or-decimal': 'a string or a decimal number',
+  'markup-line': 'a single line of Markdown (no line breaks)',
+  'markup-multiline': 'Markdown text',
+};

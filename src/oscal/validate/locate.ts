@@ -1,0 +1,36 @@
+import type { Format } from '../formats/document.js';
+import { jsonLocator } from '../formats/json-reader.js';
+import type { Locator } from '../formats/positions.js';
+import { xmlPositions } from '../formats/xml-reader.js';
+import { yamlLocator } from '../formats/yaml-reader.js';
+import type { ValidationIssue } from './issues.js';
+
+function xmlLocator(text: string): Locator {
+  const positions = xmlPositions(text);
+  // An attribute or a missing child has no element of its own: use the closest enclosing one.
+  return (path) => {
+    for (let p = path; ; p = p.slice(0, p.lastIndexOf('/'))) {
+      const found = positions.get(p);
+      if (found || p === '') return found;
+    }
+  };
+}
+
+const LOCATORS: Record<Format, (text: string) => Locator> = { json: jsonLocator, yaml: yamlLocator, xml: xmlLocator };
+
+/**
+ * Adds the source line and column to issues found on the parsed document. Only done when there
+ * are issues, so a valid document never pays for position tracking.
+ */
+export function locateIssues(text: string, format: Format, issues: ValidationIssue[]): void {
+  const todo = issues.filter((i) => i.line === undefined);
+  if (todo.length === 0) return;
+  const locate = LOCATORS[format](text);
+  for (const issue of todo) {
+    const at = locate(issue.path);
+    if (at) {
+      issue.line = at.line;
+      issue.column = at.column;
+    }
+  }
+}
