@@ -2,13 +2,14 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { xmlBench, yamlBench } from './conversion.js';
 import { largeCatalogBench } from './large-catalog.js';
+import { validationBench } from './validation.js';
 
 /**
  * Each group runs in its own process: what one group leaves in the heap and in V8's inline caches
  * would otherwise slow the next (the XML read measured 30% slower after the YAML libraries ran).
  * Every ratio compares figures measured in the same process.
  */
-const groups: Record<string, () => void> = { xml: xmlBench, yaml: yamlBench, large: largeCatalogBench };
+const groups: Record<string, () => void> = { xml: xmlBench, yaml: yamlBench, validation: validationBench, large: largeCatalogBench };
 
 const only = process.argv[2];
 if (only) {

@@ -60,3 +60,44 @@ describe('oscal-depot convert', () => {
     assert.match(badFormat.stderr, /Allowed choices are json, xml, yaml/);
   });
 });
+
+describe('oscal-depot validate', () => {
+  const invalid = join(work, 'invalid.xml');
+  const valid = join(REV5_A849, 'json', 'NIST_SP-800-53_rev5_LOW-baseline_profile.json');
+
+  test('prints file:line:col path message for each issue and exits 1 when any file is invalid', () => {
+    writeFileSync(invalid, catalogXml().replace('2024-01-01T00:00:00Z', '2024-01-01'));
+    const r = run(['validate', valid, invalid]);
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, `${invalid}:5:5 /catalog/metadata/last-modified last-modified is "2024-01-01"; it must be a date and time with a timezone, like 2024-05-01T13:45:00Z or 2024-05-01T13:45:00-04:00\n1 valid, 1 invalid\n`);
+    const ok = run(['validate', valid]);
+    assert.equal(ok.code, 0);
+    assert.equal(ok.stdout, '1 valid, 0 invalid\n');
+  });
+
+  test('--format json and --format sarif carry the same issues', () => {
+    const json = run(['validate', '--format', 'json', invalid]);
+    assert.equal(json.code, 1);
+    const [result] = JSON.parse(json.stdout);
+    assert.equal(result.file, invalid);
+    assert.equal(result.valid, false);
+    assert.deepEqual(result.issues.map((i: { path: string; line: number; column: number }) => [i.path, i.line, i.column]), [['/catalog/metadata/last-modified', 5, 5]]);
+
+    const sarif = JSON.parse(run(['validate', '--format', 'sarif', invalid, valid]).stdout);
+    assert.equal(sarif.version, '2.1.0');
+    const results = sarif.runs[0].results;
+    assert.equal(results.length, 1);
+    assert.equal(results[0].ruleId, 'schema-pattern');
+    assert.deepEqual(results[0].locations[0].physicalLocation, { artifactLocation: { uri: invalid }, region: { startLine: 5, startColumn: 5 } });
+    assert.equal(results[0].locations[0].logicalLocations[0].fullyQualifiedName, '/catalog/metadata/last-modified');
+    assert.deepEqual(sarif.runs[0].tool.driver.rules, [{ id: 'schema-pattern' }]);
+  });
+
+  test('unreadable and malformed files are invalid, not crashes', () => {
+    const r = run(['validate', join(work, 'missing.json'), '-'], '{"catalog":');
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /missing\.json \/ ENOENT/);
+    assert.match(r.stdout, /<stdin>:1:\d+ \/ not valid JSON/);
+    assert.match(r.stdout, /0 valid, 2 invalid\n$/);
+  });
+});
