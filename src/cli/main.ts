@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { convertCommand } from './convert.js';
+import { serveCommand } from './serve.js';
+import { tokenCommand } from './token.js';
 import { validateCommand } from './validate.js';
 
 const program = new Command('oscal-depot')
   .description('OSCAL Depot: store, convert, validate and resolve OSCAL documents')
   .addCommand(convertCommand())
-  .addCommand(validateCommand());
+  .addCommand(validateCommand())
+  .addCommand(serveCommand())
+  .addCommand(tokenCommand());
 
 await program.parseAsync(process.argv);

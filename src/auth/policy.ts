@@ -1,0 +1,21 @@
+import type { AccessRecord, Grant } from '../store/types.js';
+import type { Identity } from './identity.js';
+
+/** What an identity may do with one document (D7): owner and admin hold every right. */
+export interface Rights {
+  read: boolean;
+  write: boolean;
+  /** Delete, and read or change access settings. */
+  manage: boolean;
+}
+
+export function rightsOver(identity: Identity, access: Pick<AccessRecord, 'owner' | 'visibility'>, grants: Grant[]): Rights {
+  if (identity.kind === 'user' && (identity.role === 'admin' || identity.name === access.owner)) return { read: true, write: true, manage: true };
+  const write = identity.kind === 'user' && grants.some((g) => g.permission === 'write');
+  const read = write || access.visibility === 'public' || (identity.kind === 'user' && grants.length > 0);
+  return { read, write, manage: false };
+}
+
+export function mayCreate(identity: Identity): boolean {
+  return identity.kind === 'user' && (identity.role === 'admin' || identity.role === 'writer');
+}

@@ -1,0 +1,28 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { sha256 } from '../service/blobs.js';
+import type { Role, Store } from '../store/types.js';
+
+const PREFIX = 'odt_';
+
+/** Creates a local API token; the secret is returned once and only its hash is stored. */
+export async function createToken(store: Store, user: string, role: Role, expiresAt?: Date): Promise<{ id: string; token: string }> {
+  const owner = await store.ensureUser(user);
+  const token = PREFIX + randomBytes(32).toString('base64url');
+  const id = randomUUID();
+  await store.createToken({ id, userId: owner.id, hash: sha256(token), role, ...(expiresAt ? { expiresAt: expiresAt.toISOString() } : {}) });
+  return { id, token };
+}
+
+export function tokenHash(token: string): string {
+  return sha256(token);
+}
+
+const DURATION = /^(\d+)([smhdwy])$/;
+const UNIT_MS: Record<string, number> = { s: 1e3, m: 60e3, h: 3600e3, d: 86400e3, w: 7 * 86400e3, y: 365 * 86400e3 };
+
+/** `30d`, `12h`, `1y`, … from now. */
+export function expiryFrom(duration: string, from = Date.now()): Date {
+  const m = DURATION.exec(duration);
+  if (!m) throw new Error(`"${duration}" is not a duration such as 30d, 12h or 1y`);
+  return new Date(from + Number(m[1]) * UNIT_MS[m[2]!]!);
+}

@@ -1,0 +1,71 @@
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command, Option } from 'commander';
+import { createToken } from '../auth/tokens.js';
+import { buildApp } from '../http/app.js';
+import { RenditionWorkers } from '../service/rendition-workers.js';
+import { openStore, type StoreConfig } from '../store/index.js';
+import { SqliteStore } from '../store/sqlite/sqlite-store.js';
+import type { Store } from '../store/types.js';
+import { parseSize } from './sizes.js';
+
+interface ServeOptions {
+  port: string;
+  host: string;
+  data: string;
+  publicUrl?: string;
+  maxBody: string;
+  workers: string;
+  logLevel: string;
+  defaultVisibility: 'public' | 'private';
+}
+
+/** On first start in local mode an admin token is written where only this user can read it (D6). */
+async function ensureAdminToken(store: Store, dataDir: string, log: (message: string) => void): Promise<void> {
+  if ((await store.countTokens()) > 0) return;
+  const { token } = await createToken(store, 'admin', 'admin');
+  const file = join(dataDir, 'admin-token');
+  writeFileSync(file, token + '\n', { mode: 0o600 });
+  chmodSync(file, 0o600);
+  log(`created the first admin token; it is in ${file} (readable only by this user)`);
+}
+
+export function serveCommand(): Command {
+  return new Command('serve')
+    .description('serve the OSCAL REST interface (/oscal/v1) from the store in the data directory')
+    .addOption(new Option('--port <port>', 'TCP port').env('PORT').default('8080'))
+    .addOption(new Option('--host <host>', 'address to listen on').env('HOST').default('127.0.0.1'))
+    .addOption(new Option('--data <dir>', 'data directory (SQLite file, admin token)').env('OSCAL_DEPOT_DATA').default('./data'))
+    .addOption(new Option('--public-url <url>', 'the URL clients reach this server at (for links)').env('OSCAL_DEPOT_PUBLIC_URL'))
+    .addOption(new Option('--max-body <size>', 'largest request body, e.g. 50MB').env('OSCAL_DEPOT_MAX_BODY').default('50MB'))
+    .addOption(new Option('--workers <n>', 'rendition worker threads (0: this process makes none in the background)').env('OSCAL_DEPOT_WORKERS').default('1'))
+    .addOption(new Option('--default-visibility <v>', 'visibility of new documents').choices(['private', 'public']).env('OSCAL_DEPOT_DEFAULT_VISIBILITY').default('private'))
+    .addOption(new Option('--log-level <level>', 'log level').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).env('LOG_LEVEL').default('info'))
+    .action(async (opts: ServeOptions) => {
+      const storeConfig: StoreConfig = { dataDir: opts.data };
+      const store = openStore(storeConfig);
+      if (store instanceof SqliteStore) store.requeueRunningJobs();
+      const port = Number(opts.port);
+      const publicUrl = (opts.publicUrl ?? `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`).replace(/\/+$/, '');
+      const workers = new RenditionWorkers(Number(opts.workers), storeConfig, (e) => app.log.error({ err: e }, 'rendition worker failed'));
+      const app = await buildApp({
+        store, workers, publicUrl, maxBody: parseSize(opts.maxBody), defaultVisibility: opts.defaultVisibility,
+        logger: { level: opts.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+      });
+      await ensureAdminToken(store, opts.data, (m) => app.log.info(m));
+
+      let closing = false;
+      const shutdown = async (signal: string) => {
+        if (closing) return;
+        closing = true;
+        app.log.info(`${signal}: finishing in-flight requests, then stopping`);
+        await app.close();
+        await workers.stop();
+        await store.close();
+        app.log.info('stopped');
+      };
+      process.once('SIGTERM', () => void shutdown('SIGTERM'));
+      process.once('SIGINT', () => void shutdown('SIGINT'));
+      await app.listen({ port, host: opts.host });
+    });
+}

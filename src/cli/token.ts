@@ -1,0 +1,57 @@
+import { Command, Option } from 'commander';
+import { createToken, expiryFrom } from '../auth/tokens.js';
+import { openStore } from '../store/index.js';
+import type { Role } from '../store/types.js';
+
+const dataOption = () => new Option('--data <dir>', 'data directory').env('OSCAL_DEPOT_DATA').default('./data');
+
+export function tokenCommand(): Command {
+  const token = new Command('token').description('manage local API tokens (only their hashes are stored)');
+  token.command('create')
+    .description('create a token and print it once')
+    .requiredOption('--user <name>', 'the user the token acts as (created if new)')
+    .addOption(new Option('--role <role>', 'role of the token').choices(['admin', 'writer', 'reader']).default('reader'))
+    .option('--expires <duration>', 'lifetime such as 30d, 12h or 1y (default: no expiry)')
+    .addOption(dataOption())
+    .action(async (opts: { user: string; role: Role; expires?: string; data: string }) => {
+      const store = openStore({ dataDir: opts.data });
+      try {
+        const expires = opts.expires ? expiryFrom(opts.expires) : undefined;
+        const { id, token: secret } = await createToken(store, opts.user, opts.role, expires);
+        process.stderr.write(`token ${id} for ${opts.user} (${opts.role}${expires ? `, expires ${expires.toISOString()}` : ''}); it is shown only now:\n`);
+        process.stdout.write(secret + '\n');
+      } finally {
+        await store.close();
+      }
+    });
+  token.command('list')
+    .description('list tokens (never their secrets)')
+    .addOption(dataOption())
+    .action(async (opts: { data: string }) => {
+      const store = openStore({ dataDir: opts.data });
+      try {
+        for (const t of await store.listTokens()) {
+          const state = t.revokedAt ? `revoked ${t.revokedAt}` : t.expiresAt && t.expiresAt < new Date().toISOString() ? `expired ${t.expiresAt}` : 'active';
+          process.stdout.write(`${t.id}  ${t.userName}  ${t.role}  created ${t.createdAt}  ${t.expiresAt ? `expires ${t.expiresAt}  ` : ''}${state}\n`);
+        }
+      } finally {
+        await store.close();
+      }
+    });
+  token.command('revoke')
+    .description('revoke a token by id')
+    .argument('<id>', 'token id, as `token list` shows it')
+    .addOption(dataOption())
+    .action(async (id: string, opts: { data: string }) => {
+      const store = openStore({ dataDir: opts.data });
+      try {
+        if (!(await store.revokeToken(id))) {
+          process.stderr.write(`no active token ${id}\n`);
+          process.exitCode = 1;
+        } else process.stdout.write(`revoked ${id}\n`);
+      } finally {
+        await store.close();
+      }
+    });
+  return token;
+}

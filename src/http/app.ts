@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import fastifyCompress from '@fastify/compress';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { ContentService } from '../service/content.js';
+import { DocumentService } from '../service/documents.js';
+import { CONTENT_MEDIA_TYPES } from '../service/media-types.js';
+import type { RenditionWorkers } from '../service/rendition-workers.js';
+import type { Store, Visibility } from '../store/types.js';
+import { identify } from './authenticate.js';
+import { errorHandler, sendError } from './errors.js';
+import { genericRoutes } from './generic/routes.js';
+import { opsRoutes } from './ops.js';
+
+export interface AppOptions {
+  store: Store;
+  workers?: RenditionWorkers;
+  publicUrl: string;
+  maxBody: number;
+  defaultVisibility: Visibility;
+  logger: FastifyServerOptions['logger'];
+}
+
+const VERSION = '0.1.0';
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger,
+    bodyLimit: options.maxBody,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    // Request and header timeouts keep slow or stalled clients from holding connections.
+    requestTimeout: 120_000,
+    connectionTimeout: 120_000,
+    return503OnClosing: true,
+  });
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((request, reply) => sendError(reply, 404, 'not-found', `no route ${request.method} ${request.url.split('?')[0]}`));
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  // Content arrives as bytes in any of the three formats; the engine reads them, not fastify.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser([...CONTENT_MEDIA_TYPES], { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  await app.register(fastifyCompress, { global: true, threshold: 2048, encodings: ['br', 'gzip'] });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'OSCAL Depot', version: VERSION, description: 'The generic OSCAL REST interface (/oscal/v1).' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+
+  const documents = new DocumentService(options.store, { defaultVisibility: options.defaultVisibility });
+  const content = new ContentService(options.store, documents);
+  await app.register(async (api) => {
+    api.addHook('onRequest', async (request) => {
+      request.identity = await identify(options.store, request);
+    });
+    await genericRoutes(api, { store: options.store, documents, content, publicUrl: options.publicUrl, ...(options.workers ? { workers: options.workers } : {}) });
+  }, { prefix: '/oscal/v1' });
+  await opsRoutes(app, options.store);
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  return app;
+}

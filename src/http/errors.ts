@@ -1,0 +1,36 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError, type ErrorDetail } from '../service/errors.js';
+
+/** The one error body of both interfaces (D3). */
+export interface ErrorBody {
+  'status-code': number;
+  code: string;
+  message: string;
+  errors?: ErrorDetail[];
+}
+
+export function errorBody(status: number, code: string, message: string, errors?: ErrorDetail[]): ErrorBody {
+  return { 'status-code': status, code, message, ...(errors?.length ? { errors } : {}) };
+}
+
+const FASTIFY_ERRORS: Record<string, { status: number; code: string; message: (e: FastifyError) => string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'too-large', message: () => 'the body is larger than this server accepts' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'unsupported-media-type', message: (e) => `${e.message}; send application/json, application/xml or application/yaml` },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'malformed', message: () => 'Content-Length does not match the body' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'malformed', message: () => 'the body is empty' },
+};
+
+export function sendError(reply: FastifyReply, status: number, code: string, message: string, errors?: ErrorDetail[]): FastifyReply {
+  return reply.code(status).type('application/json').send(errorBody(status, code, message, errors));
+}
+
+/** Maps every failure to D3's statuses and body; anything unexpected is a 500 that reveals nothing. */
+export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error instanceof ServiceError) return sendError(reply, error.status, error.code, error.message, error.errors);
+  const known = error.code ? FASTIFY_ERRORS[error.code] : undefined;
+  if (known) return sendError(reply, known.status, known.code, known.message(error));
+  if (error.validation) return sendError(reply, 400, 'bad-request', `invalid request: ${error.message}`);
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return sendError(reply, error.statusCode, 'bad-request', error.message);
+  request.log.error({ err: error }, 'request failed');
+  return sendError(reply, 500, 'internal', `something went wrong on the server; the request id is ${request.id}`);
+}

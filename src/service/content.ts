@@ -1,0 +1,45 @@
+import { principalsOf, type Identity } from '../auth/identity.js';
+import { rightsOver } from '../auth/policy.js';
+import { parseOscal, type Format } from '../oscal/formats/index.js';
+import type { JobRecord, Store } from '../store/types.js';
+import { gunzip } from './blobs.js';
+import { notFound } from './errors.js';
+import type { DocumentService } from './documents.js';
+import { renditionBlob } from './renditions.js';
+
+export type Rendition =
+  | { state: 'ready'; hash: string; size: number }
+  | { state: 'pending'; job: JobRecord };
+
+/** Makes a rendition from the stored JSON form: in workers, and on request when no job will. */
+export async function renderRevision(store: Store, documentId: string, revision: number, format: Format) {
+  const rev = await store.getRevision(documentId, revision);
+  if (!rev) throw new Error(`revision ${revision} of ${documentId} is gone`);
+  const canonical = gunzip((await store.getBlob(rev.canonicalHash))!);
+  return renditionBlob(parseOscal(canonical.toString('utf8'), 'json'), format);
+}
+
+export class ContentService {
+  constructor(private readonly store: Store, private readonly documents: DocumentService) {}
+
+  /** The current revision in the asked format, or the job that is still making it (D5). */
+  async rendition(identity: Identity, model: string, id: string, format: Format): Promise<Rendition> {
+    const { doc } = await this.documents.readable(identity, model, id);
+    const ready = await this.store.getRendition(id, doc.revision, format);
+    if (ready) return { state: 'ready', ...ready };
+    const job = await this.store.findJob(id, doc.revision, format);
+    if (job && (job.status === 'queued' || job.status === 'running')) return { state: 'pending', job };
+    // No worker will make it (a failed job, or a rendition lost): make it now.
+    const blob = await renderRevision(this.store, id, doc.revision, format);
+    await this.store.putRendition(id, doc.revision, format, blob);
+    return { state: 'ready', hash: blob.hash, size: blob.size };
+  }
+
+  async job(identity: Identity, jobId: string): Promise<{ job: JobRecord; model: string }> {
+    const job = await this.store.getJob(jobId);
+    if (!job) throw notFound('job');
+    const doc = await this.store.getDocument(job.documentId);
+    if (!doc || !rightsOver(identity, doc, await this.store.grantsFor(doc.id, principalsOf(identity))).read) throw notFound('job');
+    return { job, model: doc.model };
+  }
+}

@@ -1,0 +1,165 @@
+import { mayCreate, rightsOver, type Rights } from '../auth/policy.js';
+import { principalsOf, type Identity } from '../auth/identity.js';
+import { OscalError } from '../oscal/errors.js';
+import { parseOscal, type Format, type ParsedDocument } from '../oscal/formats/index.js';
+import { applyContentIdentifier } from '../oscal/identifiers.js';
+import { validateDocument, type ValidationIssue } from '../oscal/validate/index.js';
+import { locateIssues } from '../oscal/validate/locate.js';
+import { StoreConflictError, type AccessRecord, type DocumentRecord, type Grant, type ListQuery, type SortKey, type Store, type Visibility } from '../store/types.js';
+import { blobOf } from './blobs.js';
+import { ServiceError, forbidden, notFound, unauthenticated, type ErrorDetail } from './errors.js';
+import { fieldsOf } from './fields.js';
+import { formatOfContentType } from './media-types.js';
+import { canonicalJson, INLINE_RENDITION_LIMIT, planRenditions } from './renditions.js';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** Codes of reader errors meaning the bytes are not the declared format at all (400, D3). */
+const SYNTAX_ERRORS = new Set(['malformed', 'forbidden-construct']);
+
+export interface Settings {
+  /** Visibility of documents created through the generic interface (D7). */
+  defaultVisibility: Visibility;
+}
+
+function detail(issue: { path?: string; message: string; line?: number; column?: number }): ErrorDetail {
+  const d: ErrorDetail = { path: issue.path ?? '', message: issue.message };
+  if (issue.line !== undefined) d.line = issue.line;
+  if (issue.column !== undefined) d.column = issue.column;
+  return d;
+}
+
+/** Reads and checks a request body as OSCAL content of the expected model (D3 statuses). */
+export function readContent(body: Buffer, contentType: string | undefined, model: string): { doc: ParsedDocument; text: string; format: Format } {
+  const format = formatOfContentType(contentType);
+  if (!format) {
+    throw new ServiceError(415, 'unsupported-media-type', contentType
+      ? `Content-Type ${contentType} is not accepted; send application/json, application/xml or application/yaml`
+      : 'Content-Type is missing; send application/json, application/xml or application/yaml');
+  }
+  let text: string;
+  try {
+    text = utf8.decode(body);
+  } catch {
+    throw new ServiceError(400, 'malformed', 'the body is not valid UTF-8 text');
+  }
+  let doc: ParsedDocument;
+  try {
+    doc = parseOscal(text, format);
+  } catch (e) {
+    if (!(e instanceof OscalError)) throw e;
+    if (SYNTAX_ERRORS.has(e.code)) throw new ServiceError(400, e.code, `the body is not well-formed ${format.toUpperCase()}: ${e.message}`, [detail(e)]);
+    throw new ServiceError(422, 'invalid-oscal', `the body is not valid OSCAL: ${e.message}`, [detail(e)]);
+  }
+  const issues: ValidationIssue[] = validateDocument(doc, { expectedModel: model });
+  if (issues.length) {
+    locateIssues(text, format, issues);
+    const first = issues[0]!;
+    const message = first.code === 'unexpected-model'
+      ? `this endpoint takes ${model} documents, but the body is a ${doc.model}`
+      : `the ${doc.model} is not valid OSCAL ${doc.version}: ${issues.length} problem${issues.length > 1 ? 's' : ''}, the first: ${first.message}`;
+    throw new ServiceError(422, first.code === 'unexpected-model' ? 'wrong-model' : 'invalid-oscal', message, issues.map(detail));
+  }
+  return { doc, text, format };
+}
+
+function metadataOf(doc: ParsedDocument): Record<string, unknown> {
+  return (doc.content[doc.model] as { metadata: Record<string, unknown> }).metadata;
+}
+
+export class DocumentService {
+  constructor(private readonly store: Store, private readonly settings: Settings) {}
+
+  /** The document and the caller's rights over it; 404 when it is absent or unreadable. */
+  async readable(identity: Identity, model: string, id: string): Promise<{ doc: DocumentRecord; rights: Rights }> {
+    const doc = await this.store.getDocument(id);
+    if (!doc || doc.model !== model) throw notFound();
+    const grants = await this.store.grantsFor(id, principalsOf(identity));
+    const rights = rightsOver(identity, doc, grants);
+    if (!rights.read) throw notFound();
+    return { doc, rights };
+  }
+
+  private revisionInput(identity: Identity & { kind: 'user' }, doc: ParsedDocument, body: Buffer, format: Format) {
+    const canonical = canonicalJson(doc);
+    // Brotli of large documents would cost the request too much; they are served gzip or plain.
+    const canonicalBlob = blobOf(canonical, canonical.length <= INLINE_RENDITION_LIMIT);
+    return {
+      canonical: canonicalBlob,
+      original: blobOf(body),
+      originalFormat: format,
+      author: identity.name,
+      fields: fieldsOf(doc.content, doc.model),
+      ...planRenditions(doc, canonical, canonicalBlob),
+    };
+  }
+
+  async create(identity: Identity, model: string, body: Buffer, contentType: string | undefined): Promise<{ record: DocumentRecord; jobs: string[] }> {
+    if (identity.kind === 'anonymous') throw unauthenticated();
+    if (!mayCreate(identity)) throw new ServiceError(403, 'forbidden', 'creating documents needs the writer or admin role');
+    const { doc, format } = readContent(body, contentType, model);
+    const outcome = applyContentIdentifier(metadataOf(doc));
+    if (!outcome.ok) throw new ServiceError(422, 'invalid-identifier', outcome.message, [{ path: `/${model}/metadata/document-ids`, message: outcome.message }]);
+    try {
+      const { jobs } = await this.store.createDocument(
+        { id: outcome.id, model, owner: identity.name, visibility: this.settings.defaultVisibility },
+        this.revisionInput(identity, doc, body, format),
+        { actor: identity.name, action: 'document.create', documentId: outcome.id, detail: { model, format } },
+      );
+      return { record: (await this.store.getDocument(outcome.id))!, jobs };
+    } catch (e) {
+      if (e instanceof StoreConflictError && e.reason === 'exists') throw new ServiceError(409, 'conflict', `a document with content uuid ${outcome.id} already exists; PUT to replace it`);
+      throw e;
+    }
+  }
+
+  async replace(identity: Identity, model: string, id: string, body: Buffer, contentType: string | undefined): Promise<{ revision: number; jobs: string[] }> {
+    if (identity.kind === 'anonymous') throw unauthenticated();
+    const { rights } = await this.readable(identity, model, id);
+    if (!rights.write) throw forbidden('change it');
+    const { doc, format } = readContent(body, contentType, model);
+    const outcome = applyContentIdentifier(metadataOf(doc), id);
+    if (!outcome.ok) {
+      const status = outcome.reason === 'mismatch' ? 409 : 422;
+      throw new ServiceError(status, status === 409 ? 'conflict' : 'invalid-identifier', outcome.message, [{ path: `/${model}/metadata/document-ids`, message: outcome.message }]);
+    }
+    return this.store.replaceDocument(id, this.revisionInput(identity as Identity & { kind: 'user' }, doc, body, format),
+      { actor: identity.name, action: 'document.replace', documentId: id, detail: { format } });
+  }
+
+  async list(identity: Identity, model: string, options: { limit: number; q?: string; sort: SortKey; descending: boolean; after?: { key: string; id: string } }): Promise<DocumentRecord[]> {
+    const query: ListQuery = { model, ...options };
+    if (!(identity.kind === 'user' && identity.role === 'admin')) {
+      query.readableBy = { principals: principalsOf(identity), ...(identity.kind === 'user' ? { userId: identity.name } : {}) };
+    }
+    return this.store.listDocuments(query);
+  }
+
+  async remove(identity: Identity, model: string, id: string): Promise<void> {
+    if (identity.kind === 'anonymous') throw unauthenticated();
+    const { rights } = await this.readable(identity, model, id);
+    if (!rights.manage) throw forbidden('delete it (only its owner or an admin may)');
+    try {
+      await this.store.deleteDocument(id, { actor: identity.name, action: 'document.delete', documentId: id, detail: { model } });
+    } catch (e) {
+      if (e instanceof StoreConflictError && e.reason === 'legal-hold') throw new ServiceError(409, 'legal-hold', 'the document is under a legal hold and cannot be deleted; an admin must lift the hold first');
+      if (e instanceof StoreConflictError && e.reason === 'not-found') throw notFound();
+      throw e;
+    }
+  }
+
+  async access(identity: Identity, model: string, id: string): Promise<AccessRecord> {
+    if (identity.kind === 'anonymous') throw unauthenticated();
+    const { rights } = await this.readable(identity, model, id);
+    if (!rights.manage) throw forbidden('see or change who may access it (only its owner or an admin may)');
+    return (await this.store.getAccess(id))!;
+  }
+
+  async setAccess(identity: Identity, model: string, id: string, change: { visibility?: Visibility; grants?: Grant[]; legalHold?: boolean }): Promise<AccessRecord> {
+    await this.access(identity, model, id);
+    if (change.legalHold !== undefined && !(identity.kind === 'user' && identity.role === 'admin')) {
+      throw new ServiceError(403, 'forbidden', 'only an admin may set or lift a legal hold');
+    }
+    await this.store.setAccess(id, change, { actor: (identity as { name: string }).name, action: 'access.change', documentId: id, detail: change as Record<string, unknown> });
+    return (await this.store.getAccess(id))!;
+  }
+}

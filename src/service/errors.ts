@@ -1,0 +1,24 @@
+/** A problem detail for the error body of D3: where in the document, and where in the source. */
+export interface ErrorDetail {
+  path: string;
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+/** A use case's refusal, carrying the HTTP status D3 assigns to it and a stable code. */
+export class ServiceError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly errors?: ErrorDetail[],
+  ) {
+    super(message);
+    this.name = 'ServiceError';
+  }
+}
+
+export const notFound = (what = 'document') => new ServiceError(404, 'not-found', `no such ${what}, or you may not read it`);
+export const unauthenticated = () => new ServiceError(401, 'unauthenticated', 'this needs credentials: send Authorization: Bearer <token>');
+export const forbidden = (what: string) => new ServiceError(403, 'forbidden', `you may read this document but not ${what}`);

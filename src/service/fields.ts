@@ -1,0 +1,18 @@
+import type { DocumentFields } from '../store/types.js';
+
+/** The list fields of D4, read from a document's metadata. */
+export function fieldsOf(content: Record<string, unknown>, model: string): DocumentFields {
+  const metadata = (content[model] as { metadata: Record<string, unknown> }).metadata;
+  const props = Array.isArray(metadata.props) ? (metadata.props as { name?: unknown; value?: unknown }[]) : [];
+  const fields: DocumentFields = {
+    title: String(metadata.title ?? ''),
+    version: String(metadata.version ?? ''),
+    oscalVersion: String(metadata['oscal-version'] ?? ''),
+    lastModified: String(metadata['last-modified'] ?? ''),
+    documentIds: Array.isArray(metadata['document-ids']) ? metadata['document-ids'] : [],
+    markings: props.filter((p) => p.name === 'marking').map((p) => String(p.value)),
+  };
+  if (typeof metadata.published === 'string') fields.published = metadata.published;
+  if (typeof metadata.remarks === 'string') fields.remarks = metadata.remarks;
+  return fields;
+}

@@ -1,0 +1,23 @@
+import { FORMATS, serializeOscal, type Format, type ParsedDocument } from '../oscal/formats/index.js';
+import type { BlobInput } from '../store/types.js';
+import { blobOf } from './blobs.js';
+
+/** Above this size (of the JSON form) the other formats are made by a background worker. */
+export const INLINE_RENDITION_LIMIT = 512 * 1024;
+
+/** The JSON form as stored and served: indented, like NIST's published files. */
+export function canonicalJson(doc: ParsedDocument): Buffer {
+  return Buffer.from(JSON.stringify(doc.content, null, 2) + '\n');
+}
+
+export function renditionBlob(doc: ParsedDocument, format: Format): BlobInput {
+  return blobOf(Buffer.from(serializeOscal(doc, format)), true);
+}
+
+/** The renditions to make now, and the formats left to workers. */
+export function planRenditions(doc: ParsedDocument, canonical: Buffer, canonicalBlob: BlobInput): { renditions: { format: Format; blob: BlobInput }[]; pendingFormats: Format[] } {
+  const json = { format: 'json' as const, blob: canonicalBlob };
+  const others = FORMATS.filter((f) => f !== 'json');
+  if (canonical.length > INLINE_RENDITION_LIMIT) return { renditions: [json], pendingFormats: others };
+  return { renditions: [json, ...others.map((format) => ({ format, blob: renditionBlob(doc, format) }))], pendingFormats: [] };
+}

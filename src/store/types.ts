@@ -1,0 +1,180 @@
+/**
+ * The store's narrow interface: each operation is one transaction, shaped by what the service
+ * layer needs, so each backend (SQLite now, PostgreSQL later) implements it natively.
+ */
+import type { Format } from '../oscal/formats/index.js';
+
+export type Visibility = 'public' | 'private';
+export type Role = 'admin' | 'writer' | 'reader';
+export type Permission = 'read' | 'write';
+
+/** Bytes kept content-addressed: sha-256 of the uncompressed bytes, stored compressed. */
+export interface BlobInput {
+  hash: string;
+  size: number;
+  gzip: Buffer;
+  /** Brotli copy, kept for renditions that are served to clients accepting br. */
+  br?: Buffer;
+}
+
+/** The list fields of a document, taken from its current revision. */
+export interface DocumentFields {
+  title: string;
+  version: string;
+  oscalVersion: string;
+  published?: string;
+  lastModified: string;
+  documentIds: unknown[];
+  markings: string[];
+  remarks?: string;
+}
+
+export interface DocumentRecord extends DocumentFields {
+  id: string;
+  model: string;
+  owner: string;
+  visibility: Visibility;
+  legalHold: boolean;
+  revision: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface RevisionInput {
+  canonical: BlobInput;
+  original: BlobInput;
+  originalFormat: Format;
+  author: string;
+  fields: DocumentFields;
+  /** Renditions produced within the request; the others become jobs. */
+  renditions: { format: Format; blob: BlobInput }[];
+  pendingFormats: Format[];
+}
+
+export interface RevisionRecord {
+  documentId: string;
+  number: number;
+  canonicalHash: string;
+  originalHash: string;
+  originalFormat: Format;
+  author: string;
+  createdAt: string;
+}
+
+export interface Grant {
+  principal: string;
+  permission: Permission;
+}
+
+export interface AccessRecord {
+  owner: string;
+  visibility: Visibility;
+  legalHold: boolean;
+  grants: Grant[];
+}
+
+export type SortKey = 'title' | 'last-modified' | 'created';
+
+export interface ListQuery {
+  model: string;
+  /** Whose view: undefined for admins (everything), else what this principal set may read. */
+  readableBy?: { userId?: string; principals: string[] };
+  q?: string;
+  sort: SortKey;
+  descending: boolean;
+  limit: number;
+  after?: { key: string; id: string };
+}
+
+export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
+
+export interface JobRecord {
+  id: string;
+  documentId: string;
+  revision: number;
+  format: Format;
+  status: JobStatus;
+  error?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface UserRecord {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface TokenRecord {
+  id: string;
+  userId: string;
+  userName: string;
+  role: Role;
+  createdAt: string;
+  expiresAt?: string;
+  revokedAt?: string;
+  lastUsedAt?: string;
+}
+
+export interface AuditEntry {
+  actor: string;
+  action: string;
+  documentId?: string;
+  detail?: Record<string, unknown>;
+}
+
+export interface AuditRecord extends AuditEntry {
+  id: number;
+  at: string;
+}
+
+export class StoreConflictError extends Error {
+  constructor(readonly reason: 'exists' | 'legal-hold' | 'not-found', message: string) {
+    super(message);
+    this.name = 'StoreConflictError';
+  }
+}
+
+export interface Store {
+  readonly kind: 'sqlite' | 'postgres';
+  close(): Promise<void>;
+  ping(): Promise<boolean>;
+
+  createDocument(doc: { id: string; model: string; owner: string; visibility: Visibility }, revision: RevisionInput, audit: AuditEntry): Promise<{ jobs: string[] }>;
+  /** Adds the next revision; numbering is gapless. */
+  replaceDocument(id: string, revision: RevisionInput, audit: AuditEntry): Promise<{ revision: number; jobs: string[] }>;
+  getDocument(id: string): Promise<DocumentRecord | undefined>;
+  listDocuments(query: ListQuery): Promise<DocumentRecord[]>;
+  /** Removes the document and everything hanging off it; refuses under a legal hold. */
+  deleteDocument(id: string, audit: AuditEntry): Promise<void>;
+  listRevisions(id: string): Promise<RevisionRecord[]>;
+  getRevision(id: string, number: number): Promise<RevisionRecord | undefined>;
+
+  getBlob(hash: string): Promise<Buffer | undefined>;
+  getBlobEncoded(hash: string, encoding: 'gzip' | 'br'): Promise<Buffer | undefined>;
+  getRendition(id: string, revision: number, format: Format): Promise<{ hash: string; size: number } | undefined>;
+
+  getAccess(id: string): Promise<AccessRecord | undefined>;
+  setAccess(id: string, access: Partial<Pick<AccessRecord, 'visibility' | 'legalHold' | 'grants'>>, audit: AuditEntry): Promise<void>;
+  /** The grants on a document held by any of these principals. */
+  grantsFor(id: string, principals: string[]): Promise<Grant[]>;
+
+  putRendition(id: string, revision: number, format: Format, blob: BlobInput): Promise<void>;
+  /** The newest job making this rendition, if any. */
+  findJob(id: string, revision: number, format: Format): Promise<JobRecord | undefined>;
+  claimJob(worker: string): Promise<JobRecord | undefined>;
+  finishJob(id: string, result: { rendition: BlobInput } | { error: string }): Promise<void>;
+  getJob(id: string): Promise<JobRecord | undefined>;
+  countJobs(status: JobStatus): Promise<number>;
+  countDocuments(): Promise<number>;
+
+  ensureUser(name: string): Promise<UserRecord>;
+  createToken(token: { id: string; userId: string; hash: string; role: Role; expiresAt?: string }): Promise<void>;
+  /** The live token with this hash (not revoked, not expired); records its use. */
+  findToken(hash: string, now: string): Promise<TokenRecord | undefined>;
+  listTokens(): Promise<TokenRecord[]>;
+  revokeToken(id: string): Promise<boolean>;
+  countTokens(): Promise<number>;
+
+  listAudit(limit: number): Promise<AuditRecord[]>;
+}

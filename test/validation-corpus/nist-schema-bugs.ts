@@ -1,0 +1,1 @@
+export const NIST_SCHEMA_BUGS: ReadonlyMap<string, string> = new Map<string, string>([]);
