@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { xmlBench, yamlBench } from './conversion.js';
+import { httpBench } from './http.js';
 import { largeCatalogBench } from './large-catalog.js';
 import { validationBench } from './validation.js';
 
@@ -9,7 +10,7 @@ import { validationBench } from './validation.js';
  * would otherwise slow the next (the XML read measured 30% slower after the YAML libraries ran).
  * Every ratio compares figures measured in the same process.
  */
-const groups: Record<string, () => void> = { xml: xmlBench, yaml: yamlBench, validation: validationBench, large: largeCatalogBench };
+const groups: Record<string, () => void> = { xml: xmlBench, yaml: yamlBench, validation: validationBench, large: largeCatalogBench, http: httpBench };
 
 const only = process.argv[2];
 if (only) {

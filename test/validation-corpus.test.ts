@@ -19,10 +19,12 @@ function describeIssues(result: ValidationResult): string {
   return result.issues.map((i) => `${i.code} ${i.path || '/'}: ${i.message}`).join('\n  ') || '(none)';
 }
 
-/** Our validator on the document written in `format`. */
-function ours(doc: Json, model: string, version: string | undefined, format: Format): ValidationResult {
+/**
+ * Our validator on the document written in `format`. The XML writer lays the document out by
+ * the model of `version`, which for a document declaring no release is its base's.
+ */
+function ours(doc: Json, model: string, version: string, format: Format): ValidationResult {
   if (format === 'json') return validateText(JSON.stringify(doc, null, 2), { format });
-  if (version === undefined) throw new Error('only a document declaring a release can be written as XML or YAML');
   const text = serializeOscal({ model, version, content: doc as Record<string, unknown> }, format);
   return validateText(text, { format });
 }
@@ -138,10 +140,10 @@ describe('our verdict on every case', () => {
     for (const format of formatsOf(c)) {
       test(`${c.name} [${format}]`, () => {
         const p = prepare(c);
-        const result = ours(p.doc, c.base.model, p.declared, format);
+        const result = ours(p.doc, c.base.model, p.declared ?? c.base.version, format);
         const oracleSays = p.oracle ? `\nNIST's ${p.declared} schema: ${p.oracle.valid ? 'valid' : relevantErrors(p.oracle).join('; ')}` : '';
         assert.equal(verdictOf(result.valid), p.expected, `expected ${p.expected} per ${p.judge}; our issues:\n  ${describeIssues(result)}${oracleSays}`);
-        if (c.path !== undefined && format === 'json') {
+        if (c.path !== undefined) {
           assert.deepEqual([...new Set(result.issues.map((i) => i.path))], [c.path], `issue paths:\n  ${describeIssues(result)}`);
         }
       });

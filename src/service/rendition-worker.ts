@@ -36,3 +36,5 @@ while (!stopping) {
   parentPort!.postMessage({ done: job.id });
 }
 await store.close();
+// The message listener would keep this thread alive.
+parentPort!.close();

@@ -25,12 +25,12 @@ export const ASSESSMENT_PLAN_MUTATIONS: readonly Mutation[] = [
   },
   {
     kind: 'valid-edit', what: 'task every 3 months', expect: 'valid', alsoAs: ['xml', 'yaml'],
-    on: ['assessment-plan@1.0.3', 'assessment-plan@1.2.2'],
+    on: ['assessment-plan@1.0.2', 'assessment-plan@1.2.2'],
     edits: [add(`${TASK}/timing`, { 'at-frequency': { period: 3, unit: 'months' } })],
   },
   {
     kind: 'date-time', what: 'task on-date without timezone', expect: 'invalid', alsoAs: ['xml', 'yaml'],
-    on: ['assessment-plan@1.0.3', 'assessment-plan@1.1.2'],
+    on: ['assessment-plan@1.0.2', 'assessment-plan@1.1.2'],
     edits: [add(`${TASK}/timing`, { 'on-date': { date: '2024-06-01T09:00:00' } })],
   },
   {
@@ -45,7 +45,7 @@ export const ASSESSMENT_PLAN_MUTATIONS: readonly Mutation[] = [
   },
   {
     kind: 'choice', what: 'task timing with both a date and a frequency', expect: 'invalid',
-    on: ['assessment-plan@1.0.3', 'assessment-plan@1.1.2'],
+    on: ['assessment-plan@1.0.2', 'assessment-plan@1.1.2'],
     edits: [add(`${TASK}/timing`, { 'on-date': { date: '2024-06-01T09:00:00Z' }, 'at-frequency': { period: 1, unit: 'years' } })],
   },
   {
@@ -56,7 +56,7 @@ export const ASSESSMENT_PLAN_MUTATIONS: readonly Mutation[] = [
   },
   {
     kind: 'missing-required', what: 'no reviewed-controls', expect: 'invalid', alsoAs: ['xml', 'yaml'],
-    on: ['assessment-plan@1.0.3', 'assessment-plan@1.2.2'],
+    on: ['assessment-plan@1.0.2', 'assessment-plan@1.2.2'],
     edits: [remove('reviewed-controls')],
   },
   {
@@ -66,12 +66,12 @@ export const ASSESSMENT_PLAN_MUTATIONS: readonly Mutation[] = [
   },
   {
     kind: 'empty-array', what: 'include-controls empty', expect: 'invalid', alsoAs: ['yaml'],
-    on: ['assessment-plan@1.0.3', 'assessment-plan@1.1.2'],
+    on: ['assessment-plan@1.0.2', 'assessment-plan@1.1.2'],
     edits: [set('reviewed-controls/control-selections/0/include-controls', [])],
   },
   {
     kind: 'bad-token', what: 'task type with a space', expect: 'invalid', alsoAs: ['xml', 'yaml'],
-    on: ['assessment-plan@1.0.3', 'assessment-plan@1.2.2'],
+    on: ['assessment-plan@1.0.2', 'assessment-plan@1.2.2'],
     edits: [set(`${TASK}/type`, 'site visit')],
   },
   {
@@ -81,12 +81,12 @@ export const ASSESSMENT_PLAN_MUTATIONS: readonly Mutation[] = [
   },
   {
     kind: 'bad-uuid', what: 'activity step uuid with an underscore', expect: 'invalid', alsoAs: ['xml', 'yaml'],
-    on: ['assessment-plan@1.0.3', 'assessment-plan@1.2.2'],
+    on: ['assessment-plan@1.0.2', 'assessment-plan@1.2.2'],
     edits: [set(`${ACTIVITY}/steps/0/uuid`, '733e3cbf_e398_46b6_9c02_a2cb534c341e')],
   },
   {
     kind: 'extra-property', what: 'unknown property in related-controls', expect: 'invalid',
-    on: ['assessment-plan@1.1.2', 'assessment-plan@1.0.3'],
+    on: ['assessment-plan@1.1.2', 'assessment-plan@1.0.2'],
     edits: [add(`${ACTIVITY}/related-controls/priority`, 'high')],
   },
   {
@@ -96,12 +96,12 @@ export const ASSESSMENT_PLAN_MUTATIONS: readonly Mutation[] = [
   },
   {
     kind: 'singleton-for-array', what: 'task subjects as one object', expect: 'invalid',
-    on: ['assessment-plan@1.0.3'],
+    on: ['assessment-plan@1.0.2'],
     edits: [unwrap(`${TASK}/associated-activities/0/subjects`)],
   },
   {
     kind: 'markup-line', what: 'activity title with a line break', expect: 'invalid', alsoAs: ['yaml'],
-    on: ['assessment-plan@1.0.3', 'assessment-plan@1.2.2'],
+    on: ['assessment-plan@1.0.2', 'assessment-plan@1.2.2'],
     edits: [set(`${ACTIVITY}/title`, 'Examine System Elements\nfor Least Privilege')],
   },
   {
@@ -187,6 +187,11 @@ export const ASSESSMENT_RESULTS_MUTATIONS: readonly Mutation[] = [
     kind: 'bad-enum', what: 'observation origin actor type "robot"', expect: 'invalid', alsoAs: ['xml', 'yaml'],
     on: ['assessment-results@1.0.5', 'assessment-results@1.1.3'],
     edits: [add(`${OBSERVATION}/origins`, [{ actors: [{ type: 'robot', 'actor-uuid': '3b8a6c2e-1f4d-4e7a-9c5b-2d6f8a0b1c3e' }] }])],
+  },
+  {
+    kind: 'valid-edit', what: 'a namespaced prop on an observation', expect: 'valid', alsoAs: ['xml', 'yaml'],
+    on: ['assessment-results@1.0.5', 'assessment-results@1.1.3'],
+    edits: [add(`${OBSERVATION}/props`, [{ name: 'ticket', ns: 'https://example.org/ns/oscal', value: 'IFA-1234' }])],
   },
   {
     kind: 'extra-property', what: 'unknown property in a finding target', expect: 'invalid',

@@ -4,15 +4,16 @@
  * mapping Metaschema modules.
  *
  * NIST's 1.1.2 examples also serve as the bases of the other release lines. For 1.0.x this is
- * no given (1.1 added to the models), so each such base is checked against NIST's official 1.0.x
- * schema by the test; every example passes unchanged once it declares the older release. For
- * 1.1.x and 1.2.x there is no official schema here; OSCAL follows semantic versioning within
- * 1.x, so a 1.1.2 document stays valid in the later minor releases.
+ * no given (1.1 added to the models), so each such base is checked against NIST's official
+ * schema of its release by the test; the examples pass unchanged once they declare the older
+ * release, except under 1.0.5 (see NIST_1_0_5_CLOSED_LISTS). For 1.1.x and 1.2.x there is no
+ * official schema here: the 1.1 patch releases differ from 1.1.2 in constraints only, not in
+ * the model, and OSCAL's semantic versioning keeps 1.1 documents valid in 1.2.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONTENT } from '../support/shared.js';
-import type { JsonObject } from './json-edit.js';
+import { CONTENT, REV5_A849 } from '../support/shared.js';
+import { applyEdits, remove, type Edit, type JsonObject } from './json-edit.js';
 
 export const MODELS = [
   'catalog',
@@ -36,7 +37,7 @@ export function lineOf(version: string): Line {
 }
 
 const EXAMPLES = join(CONTENT, 'oscal-content@88bb8de', 'examples');
-const REV5_1_0_0 = join(CONTENT, 'oscal-content@a849dbc', 'nist.gov', 'SP800-53', 'rev5', 'json');
+const REV5_1_0_0 = join(REV5_A849, 'json');
 const REV5_1_1_2 = join(CONTENT, 'oscal-content@88bb8de', 'nist.gov', 'SP800-53', 'rev5', 'json');
 
 interface Source {
@@ -46,17 +47,17 @@ interface Source {
   read(): JsonObject;
 }
 
-const texts = new Map<string, JsonObject>();
+const parsed = new Map<string, JsonObject>();
 
 function file(model: Model, path: string, from: string): Source {
   return {
     model,
     from,
     read() {
-      let json = texts.get(path);
+      let json = parsed.get(path);
       if (!json) {
         json = JSON.parse(readFileSync(path, 'utf8')) as JsonObject;
-        texts.set(path, json);
+        parsed.set(path, json);
       }
       return structuredClone(json);
     },
@@ -75,8 +76,8 @@ const poamExample = file('plan-of-action-and-milestones', join(EXAMPLES, 'poam',
 
 /**
  * The full SP 800-53 rev5 catalog of the 1.0.0 set, cut down to two controls of its first
- * group (one enhancement kept) and three back-matter resources: 3 MB parsed for every case
- * would cost seconds, and a schema judges every control alike.
+ * group (one enhancement kept) and three back-matter resources: copying, converting and
+ * validating 3 MB for every case would cost minutes, and a schema judges every control alike.
  */
 const rev5Catalog100: Source = (() => {
   let trimmed: JsonObject | undefined;
@@ -149,15 +150,16 @@ export interface Base {
   json(): JsonObject;
 }
 
-function base(source: Source, version: string): Base {
+/** `adjustments` take out what NIST's schema of the release will not accept, so that it can judge the mutations. */
+function base(source: Source, version: string, adjustments: readonly Edit[] = []): Base {
   return {
     id: `${source.model}@${version}`,
     model: source.model,
     version,
     line: lineOf(version),
-    from: source.from,
+    from: adjustments.length ? `${source.from}, adjusted` : source.from,
     json() {
-      const doc = source.read();
+      const doc = applyEdits(source.read(), source.model, adjustments) as JsonObject;
       const metadata = (doc[source.model] as JsonObject).metadata as JsonObject;
       metadata['oscal-version'] = version;
       return doc;
@@ -165,17 +167,24 @@ function base(source: Source, version: string): Base {
   };
 }
 
+/**
+ * NIST's 1.0.5 JSON Schema closes every allowed-values list, also those the release leaves open
+ * (allow-other="yes"), so it rejects the example's link rel "website" and activity prop "method";
+ * both are optional and are left out. The corpus shows that schema bug in cases of its own.
+ */
+const NIST_1_0_5_CLOSED_LISTS: readonly Edit[] = [remove('metadata/parties/1/links/0/rel'), remove('local-definitions/activities/0/props')];
+
 /** Releases are spread over the bases so that every compiled schema of a line is exercised. */
 export const BASES: readonly Base[] = [
   base(rev5Catalog100, '1.0.0'),
-  base(catalogExample, '1.0.5'),
+  base(catalogExample, '1.0.4'),
   base(profileLow100, '1.0.0'),
   base(profileLow112, '1.0.3'),
   base(componentExample, '1.0.2'),
   base(ifaSsp, '1.0.1'),
   base(sspExample, '1.0.4'),
-  base(apExample, '1.0.3'),
-  base(arExample, '1.0.5'),
+  base(apExample, '1.0.2'),
+  base(arExample, '1.0.5', NIST_1_0_5_CLOSED_LISTS),
   base(poamExample, '1.0.6'),
 
   base(catalogExample, '1.1.2'),

@@ -16,13 +16,13 @@ export const CATALOG_MUTATIONS: readonly Mutation[] = [
   },
   {
     kind: 'bad-enum', what: 'parameter select how-many "two"', expect: 'invalid', alsoAs: ['xml', 'yaml'],
-    on: ['catalog@1.0.5', 'catalog@1.1.2', 'catalog@1.2.1'],
+    on: ['catalog@1.0.4', 'catalog@1.1.2', 'catalog@1.2.1'],
     edits: [set(`${BASIC}/params/0/select/how-many`, 'two')],
     path: `${BASIC}/params/0/select/how-many`,
   },
   {
     kind: 'valid-edit', what: 'parameter select how-many "one"', expect: 'valid', alsoAs: ['xml', 'yaml'],
-    on: ['catalog@1.2.1', 'catalog@1.0.5'],
+    on: ['catalog@1.2.1', 'catalog@1.0.4'],
     edits: [set(`${BASIC}/params/0/select/how-many`, 'one')],
   },
   {
@@ -52,7 +52,7 @@ export const CATALOG_MUTATIONS: readonly Mutation[] = [
   },
   {
     kind: 'bad-token', what: 'prop name with a space', expect: 'invalid',
-    on: ['catalog@1.2.1', 'catalog@1.0.5'],
+    on: ['catalog@1.2.1', 'catalog@1.0.4'],
     edits: [set('groups/0/props/0/name', 'sort id')],
   },
   {
@@ -62,7 +62,7 @@ export const CATALOG_MUTATIONS: readonly Mutation[] = [
   },
   {
     kind: 'missing-required', what: 'control without title', expect: 'invalid', alsoAs: ['xml', 'yaml'],
-    on: ['catalog@1.0.5', 'catalog@1.2.1'],
+    on: ['catalog@1.0.4', 'catalog@1.2.1'],
     edits: [remove('groups/0/groups/0/controls/1/title')],
   },
   {
@@ -82,7 +82,12 @@ export const CATALOG_MUTATIONS: readonly Mutation[] = [
   },
   {
     kind: 'missing-required', what: 'prop without value', expect: 'invalid', alsoAs: ['xml', 'yaml'],
-    on: ['catalog@1.0.0', 'catalog@1.1.2'],
+    on: ['catalog@1.0.0'],
+    edits: [remove(`${REV5}/props/0/value`)],
+  },
+  {
+    kind: 'missing-required', what: 'prop without value', expect: 'invalid', alsoAs: ['xml', 'yaml'],
+    on: ['catalog@1.1.2'],
     edits: [remove('groups/0/props/0/value')],
   },
   {
@@ -98,7 +103,7 @@ export const CATALOG_MUTATIONS: readonly Mutation[] = [
   },
   {
     kind: 'extra-property', what: 'unknown property in a parameter select', expect: 'invalid',
-    on: ['catalog@1.0.5'],
+    on: ['catalog@1.0.4'],
     edits: [add(`${BASIC}/params/0/select/default`, 'one')],
   },
   {
@@ -108,7 +113,7 @@ export const CATALOG_MUTATIONS: readonly Mutation[] = [
   },
   {
     kind: 'singleton-for-array', what: 'group props as one object', expect: 'invalid',
-    on: ['catalog@1.0.5', 'catalog@1.2.1'],
+    on: ['catalog@1.0.4', 'catalog@1.2.1'],
     edits: [unwrap('groups/0/props')],
   },
   {
@@ -123,7 +128,12 @@ export const CATALOG_MUTATIONS: readonly Mutation[] = [
   },
   {
     kind: 'wrong-type', what: 'prop value is a number', expect: 'invalid',
-    on: ['catalog@1.0.0', 'catalog@1.2.1'],
+    on: ['catalog@1.0.0'],
+    edits: [set(`${REV5}/props/0/value`, 1)],
+  },
+  {
+    kind: 'wrong-type', what: 'prop value is a number', expect: 'invalid',
+    on: ['catalog@1.2.1'],
     edits: [set('groups/0/props/0/value', 1)],
   },
   {
@@ -138,12 +148,17 @@ export const CATALOG_MUTATIONS: readonly Mutation[] = [
   },
   {
     kind: 'bad-string', what: 'prop value with a leading space', expect: 'invalid', alsoAs: ['xml', 'yaml'],
-    on: ['catalog@1.0.0', 'catalog@1.1.2'],
+    on: ['catalog@1.0.0'],
+    edits: [set(`${REV5}/props/0/value`, ' AC-1')],
+  },
+  {
+    kind: 'bad-string', what: 'prop value with a leading space', expect: 'invalid', alsoAs: ['xml', 'yaml'],
+    on: ['catalog@1.1.2'],
     edits: [set('groups/0/props/0/value', ' 1')],
   },
   {
     kind: 'bad-string', what: 'prop value empty', expect: 'invalid', alsoAs: ['yaml'],
-    on: ['catalog@1.0.5', 'catalog@1.2.1'],
+    on: ['catalog@1.0.4', 'catalog@1.2.1'],
     edits: [set('groups/0/props/0/value', '')],
   },
   {
@@ -153,7 +168,7 @@ export const CATALOG_MUTATIONS: readonly Mutation[] = [
   },
   {
     kind: 'markup-line', what: 'metadata title with a line break', expect: 'invalid', alsoAs: ['yaml'],
-    on: ['catalog@1.1.2', 'catalog@1.0.5'],
+    on: ['catalog@1.1.2', 'catalog@1.0.4'],
     edits: [set('metadata/title', 'Sample Security Catalog\nfor Demonstration')],
     path: 'metadata/title',
   },
@@ -178,13 +193,18 @@ export const CATALOG_MUTATIONS: readonly Mutation[] = [
     edits: [add(`${BASIC}/props/-`, extraProp)],
   },
   {
-    kind: 'cross-release', what: 'prop with a group flag (added in 1.1)', expect: { '1.0': 'invalid', '1.1': 'valid', '1.2': 'valid' }, alsoAs: ['xml', 'yaml'],
-    on: ['catalog@1.0.5', 'catalog@1.1.2', 'catalog@1.2.1'],
+    kind: 'cross-release', what: 'prop with a group flag (added in 1.1)', expect: { '1.0': 'invalid', '1.1': 'valid', '1.2': 'valid' }, alsoAs: ['yaml'],
+    on: ['catalog@1.0.4', 'catalog@1.1.2', 'catalog@1.2.1'],
     edits: [add('groups/0/props/-', { ...extraProp, group: 'triage' })],
   },
   {
     kind: 'bad-uri', what: 'prop ns that is no absolute URI', expect: 'invalid', alsoAs: ['xml', 'yaml'],
-    on: ['catalog@1.0.5', 'catalog@1.0.0', 'catalog@1.2.1'],
+    on: ['catalog@1.0.0'],
+    edits: [add(`${REV5}/props/-`, { ...extraProp, ns: 'example.org/ns/oscal' })],
+  },
+  {
+    kind: 'bad-uri', what: 'prop ns that is no absolute URI', expect: 'invalid', alsoAs: ['xml', 'yaml'],
+    on: ['catalog@1.0.4', 'catalog@1.2.1'],
     edits: [add('groups/0/props/-', { ...extraProp, ns: 'example.org/ns/oscal' })],
   },
   {
@@ -296,7 +316,7 @@ export const PROFILE_MUTATIONS: readonly Mutation[] = [
   },
   {
     kind: 'bad-uri', what: 'import href with spaces', expect: 'invalid', alsoAs: ['xml', 'yaml'],
-    on: ['profile@1.0.3', 'profile@1.2.0'],
+    on: ['profile@1.0.0', 'profile@1.2.0'],
     edits: [set('imports/0/href', 'https://example.org/NIST SP-800-53 catalog.json')],
   },
   {
@@ -325,7 +345,7 @@ export const PROFILE_MUTATIONS: readonly Mutation[] = [
     edits: [add('merge/custom', {})],
   },
   {
-    kind: 'cross-release', what: 'merge flat (added in 1.1)', expect: { '1.0': 'invalid', '1.1': 'valid', '1.2': 'valid' }, alsoAs: ['xml', 'yaml'],
+    kind: 'cross-release', what: 'merge flat (added in 1.0.1)', expect: { '1.0.0': 'invalid', '1.0': 'valid', '1.1': 'valid', '1.2': 'valid' }, alsoAs: ['yaml'],
     on: ['profile@1.0.0', 'profile@1.0.3', 'profile@1.1.2', 'profile@1.2.0'],
     edits: [set('merge', { flat: {} })],
   },
@@ -350,8 +370,8 @@ export const PROFILE_MUTATIONS: readonly Mutation[] = [
     edits: [add('modify', alter('ending'))],
   },
   {
-    kind: 'cross-release', what: 'alter without control-id (required from 1.1)', expect: { '1.0': 'valid', '1.1': 'invalid', '1.2': 'invalid' }, alsoAs: ['xml', 'yaml'],
-    on: ['profile@1.0.0', 'profile@1.1.2', 'profile@1.2.0'],
+    kind: 'cross-release', what: 'alter without control-id (required from 1.0.2)', expect: { '1.0.0': 'valid', '1.0': 'invalid', '1.1': 'invalid', '1.2': 'invalid' }, alsoAs: ['xml', 'yaml'],
+    on: ['profile@1.0.0', 'profile@1.0.3', 'profile@1.1.2', 'profile@1.2.0'],
     edits: [add('modify', { alters: [{ adds: [{ position: 'ending', props: [extraProp] }] }] })],
   },
   {
@@ -366,7 +386,7 @@ export const PROFILE_MUTATIONS: readonly Mutation[] = [
   },
   {
     kind: 'bad-uuid', what: 'back-matter resource uuid in braces', expect: 'invalid', alsoAs: ['xml', 'yaml'],
-    on: ['profile@1.0.3', 'profile@1.2.0'],
+    on: ['profile@1.2.0', 'component-definition@1.0.2'],
     edits: [set('back-matter/resources/0/uuid', '{84cbf061-eb87-4ec1-8112-1f529232e907}')],
   },
 ];
@@ -464,8 +484,14 @@ export const MAPPING_MUTATIONS: readonly Mutation[] = [
     edits: [add(`${MAP}/confidence-score`, { percentage: 'ninety' })],
   },
   {
+    // 1.2.0 gives coverage no json-value-key, so its value sits under the default STRVALUE.
     kind: 'valid-edit', what: 'coverage with generation-method', expect: 'valid', alsoAs: ['xml', 'yaml'],
-    on: ['mapping-collection@1.2.0', 'mapping-collection@1.2.2'],
+    on: ['mapping-collection@1.2.0'],
+    edits: [add(`${MAP}/coverage`, { 'generation-method': 'arbitrary', STRVALUE: 0.5 })],
+  },
+  {
+    kind: 'valid-edit', what: 'coverage with generation-method (json-value-key target-coverage from 1.2.1)', expect: 'valid', alsoAs: ['xml', 'yaml'],
+    on: ['mapping-collection@1.2.2'],
     edits: [add(`${MAP}/coverage`, { 'generation-method': 'arbitrary', 'target-coverage': 0.5 })],
   },
   {

@@ -6,7 +6,7 @@
  * (uniqueness, references, allowed values scoped by a target expression) are not part of it,
  * so no entry relies on them; added props use a non-NIST namespace, which no constraint covers.
  */
-import { BASES, baseById, lineOf, type Base, type Line, type Model } from './bases.js';
+import { BASES, baseById, type Base, type Model } from './bases.js';
 import { absolute, type Edit, type Json } from './json-edit.js';
 
 export type Verdict = 'valid' | 'invalid';
@@ -42,11 +42,14 @@ export interface Mutation {
   /** Base ids (`<model>@<release>`) the edits are applied to. */
   on: readonly string[];
   edits: readonly Edit[];
-  /** The verdict the OSCAL release gives, per release line where the lines differ. */
-  expect: Verdict | Readonly<Partial<Record<Line, Verdict>>>;
+  /**
+   * The verdict the OSCAL release gives; where releases differ, keyed by release line ("1.1")
+   * and, for a release unlike the rest of its line, by release ("1.0.0").
+   */
+  expect: Verdict | Readonly<Record<string, Verdict>>;
   /** Also fed as XML and/or YAML (written with serializeOscal): only where those formats can carry the change. */
   alsoAs?: readonly ('xml' | 'yaml')[];
-  /** JSON pointer (relative to the model, or absolute) that every issue our validator reports must have. */
+  /** JSON pointer (relative to the model, or absolute) that every issue our validator reports must have, in every format. */
   path?: string;
 }
 
@@ -61,9 +64,9 @@ export interface CorpusCase {
   path?: string;
 }
 
-function verdictFor(mutation: Mutation, line: Line): Verdict {
-  const verdict = typeof mutation.expect === 'string' ? mutation.expect : mutation.expect[line];
-  if (!verdict) throw new Error(`${mutation.what}: no expected verdict for release line ${line}`);
+function verdictFor(mutation: Mutation, base: Base): Verdict {
+  const verdict = typeof mutation.expect === 'string' ? mutation.expect : (mutation.expect[base.version] ?? mutation.expect[base.line]);
+  if (!verdict) throw new Error(`${mutation.what}: no expected verdict for ${base.id}`);
   return verdict;
 }
 
@@ -76,7 +79,7 @@ export function expand(mutations: readonly Mutation[]): CorpusCase[] {
         base,
         kind: m.kind,
         edits: m.edits,
-        expect: verdictFor(m, base.line),
+        expect: verdictFor(m, base),
         alsoAs: m.alsoAs ?? [],
       };
       if (m.path !== undefined) entry.path = absolute(m.path, base.model);
@@ -85,9 +88,9 @@ export function expand(mutations: readonly Mutation[]): CorpusCase[] {
   );
 }
 
-/** Bases by model and line, for entries that apply to all of them. */
-export function basesOf(model: Model, lines: readonly Line[] = ['1.0', '1.1', '1.2']): string[] {
-  return BASES.filter((b) => b.model === model && lines.includes(b.line)).map((b) => b.id);
+/** Every base of a model, for entries that apply to all of them. */
+export function basesOf(model: Model): string[] {
+  return BASES.filter((b) => b.model === model).map((b) => b.id);
 }
 
 /**
@@ -106,4 +109,3 @@ export function declaredVersion(doc: Json): string | undefined {
   return undefined;
 }
 
-export { lineOf };

@@ -30,7 +30,7 @@ export const DOCUMENT_MUTATIONS: readonly Mutation[] = [
   },
   {
     kind: 'wrong-root', what: 'two models in one document', expect: 'invalid',
-    on: ['catalog@1.0.5', 'assessment-results@1.1.3', 'mapping-collection@1.2.0'],
+    on: ['catalog@1.0.4', 'assessment-results@1.1.3', 'mapping-collection@1.2.0'],
     edits: [secondRoot('profile')],
   },
   {
@@ -40,7 +40,7 @@ export const DOCUMENT_MUTATIONS: readonly Mutation[] = [
   },
   {
     kind: 'wrong-root', what: 'the document is an array', expect: 'invalid',
-    on: ['assessment-plan@1.0.3', 'component-definition@1.1.2'],
+    on: ['assessment-plan@1.0.2', 'component-definition@1.1.2'],
     edits: [(doc) => [doc]],
   },
   {
@@ -54,8 +54,14 @@ export const DOCUMENT_MUTATIONS: readonly Mutation[] = [
     edits: [set('metadata/oscal-version', '1.0.6')],
   },
   {
-    kind: 'valid-edit', what: '$schema directive beside the model', expect: 'valid',
-    on: ['plan-of-action-and-milestones@1.0.6', 'system-security-plan@1.1.2', 'catalog@1.2.1'],
+    kind: 'extra-property', what: 'a property beside the model that is no model', expect: 'invalid',
+    on: ['profile@1.0.0', 'system-security-plan@1.2.0'],
+    edits: [add('/comment', 'draft for review')],
+  },
+  {
+    // NIST's JSON Schemas admit the $schema directive from 1.0.6 on (json-schema-directive); the JSON format of earlier releases has no such property.
+    kind: 'cross-release', what: '$schema directive beside the model', expect: { '1.0': 'invalid', '1.0.6': 'valid', '1.1': 'valid', '1.2': 'valid' },
+    on: ['profile@1.0.0', 'system-security-plan@1.0.4', 'plan-of-action-and-milestones@1.0.6', 'system-security-plan@1.1.2', 'catalog@1.2.1'],
     edits: [add('/$schema', 'https://raw.githubusercontent.com/usnistgov/OSCAL/main/json/schema/oscal_complete_schema.json')],
   },
   {
@@ -87,8 +93,9 @@ export const DOCUMENT_MUTATIONS: readonly Mutation[] = [
   // ---- oscal-version ----
   {
     kind: 'oscal-version', what: 'a release that does not exist (1.0.7)', expect: 'invalid',
-    on: ['catalog@1.0.5', 'system-security-plan@1.1.0'],
+    on: ['catalog@1.0.4', 'system-security-plan@1.1.0'],
     edits: [set('metadata/oscal-version', '1.0.7')],
+    path: 'metadata/oscal-version',
   },
   {
     kind: 'oscal-version', what: 'a future release (1.3.0)', expect: 'invalid',
@@ -117,10 +124,10 @@ export const DOCUMENT_MUTATIONS: readonly Mutation[] = [
   },
   {
     kind: 'valid-edit', what: 'declared as a later release of the same line', expect: 'valid', alsoAs: ['xml', 'yaml'],
-    on: ['catalog@1.0.5', 'profile@1.1.2', 'component-definition@1.0.2'],
+    on: ['catalog@1.0.4', 'profile@1.1.2', 'component-definition@1.0.2'],
     edits: [(doc, root) => {
       const metadata = (doc as Record<string, Record<string, Record<string, Json>>>)[root]!.metadata!;
-      metadata['oscal-version'] = ({ '1.0.5': '1.0.6', '1.1.2': '1.1.3', '1.0.2': '1.0.4' } as Record<string, string>)[metadata['oscal-version'] as string]!;
+      metadata['oscal-version'] = ({ '1.0.4': '1.0.6', '1.1.2': '1.1.3', '1.0.2': '1.0.4' } as Record<string, string>)[metadata['oscal-version'] as string]!;
     }],
   },
 
@@ -137,7 +144,7 @@ export const DOCUMENT_MUTATIONS: readonly Mutation[] = [
   },
   {
     kind: 'missing-required', what: 'no metadata version', expect: 'invalid', alsoAs: ['xml', 'yaml'],
-    on: ['assessment-plan@1.0.3', 'plan-of-action-and-milestones@1.1.1'],
+    on: ['assessment-plan@1.0.2', 'plan-of-action-and-milestones@1.1.1'],
     edits: [remove('metadata/version')],
   },
   {
@@ -147,7 +154,7 @@ export const DOCUMENT_MUTATIONS: readonly Mutation[] = [
   },
   {
     kind: 'wrong-type', what: 'metadata title is a number', expect: 'invalid',
-    on: ['catalog@1.0.5', 'plan-of-action-and-milestones@1.1.1', 'assessment-results@1.0.5'],
+    on: ['catalog@1.0.4', 'plan-of-action-and-milestones@1.1.1', 'assessment-results@1.0.5'],
     edits: [set('metadata/title', 2024)],
   },
   {
@@ -167,7 +174,7 @@ export const DOCUMENT_MUTATIONS: readonly Mutation[] = [
   },
   {
     kind: 'bad-string', what: 'metadata version with a trailing space', expect: 'invalid', alsoAs: ['yaml'],
-    on: ['assessment-plan@1.0.3', 'system-security-plan@1.2.0'],
+    on: ['assessment-results@1.0.5', 'assessment-plan@1.0.2', 'system-security-plan@1.2.0'],
     edits: [set('metadata/version', '1.1 ')],
   },
   {
@@ -177,12 +184,12 @@ export const DOCUMENT_MUTATIONS: readonly Mutation[] = [
   },
   {
     kind: 'singleton-for-array', what: 'metadata roles as one object', expect: 'invalid',
-    on: ['system-security-plan@1.1.2', 'profile@1.0.0', 'assessment-plan@1.0.3'],
+    on: ['system-security-plan@1.1.2', 'profile@1.0.0', 'assessment-plan@1.0.2'],
     edits: [unwrap('metadata/roles')],
   },
   {
     kind: 'empty-array', what: 'metadata roles empty', expect: 'invalid', alsoAs: ['yaml'],
-    on: ['system-security-plan@1.0.4', 'plan-of-action-and-milestones@1.2.2', 'component-definition@1.1.2'],
+    on: ['system-security-plan@1.0.4', 'assessment-plan@1.2.2', 'component-definition@1.1.2'],
     edits: [set('metadata/roles', [])],
   },
   {
@@ -196,13 +203,23 @@ export const DOCUMENT_MUTATIONS: readonly Mutation[] = [
     edits: [set('metadata/roles/0/id', 'lead engineer')],
   },
   {
+    kind: 'bad-token', what: 'role id with a colon', expect: 'invalid', alsoAs: ['xml', 'yaml'],
+    on: ['component-definition@1.0.2', 'assessment-results@1.2.1'],
+    edits: [set('metadata/roles/0/id', 'nist:owner')],
+  },
+  {
+    kind: 'valid-edit', what: 'role id with non-ASCII letters', expect: 'valid', alsoAs: ['xml', 'yaml'],
+    on: ['catalog@1.0.0', 'system-security-plan@1.1.2', 'profile@1.0.3'],
+    edits: [set('metadata/roles/0/id', 'créateur_principal')],
+  },
+  {
     kind: 'bad-enum', what: 'party type team', expect: 'invalid', alsoAs: ['xml', 'yaml'],
     on: ['system-security-plan@1.0.1', 'profile@1.1.2', 'assessment-results@1.2.1'],
     edits: [set('metadata/parties/0/type', 'team')],
   },
   {
     kind: 'missing-required', what: 'party without type', expect: 'invalid', alsoAs: ['xml', 'yaml'],
-    on: ['profile@1.0.3', 'plan-of-action-and-milestones@1.2.2'],
+    on: ['profile@1.0.3', 'component-definition@1.2.2'],
     edits: [remove('metadata/parties/0/type')],
   },
   {
@@ -222,12 +239,12 @@ export const DOCUMENT_MUTATIONS: readonly Mutation[] = [
   },
   {
     kind: 'valid-edit', what: 'party uuid in upper case', expect: 'valid', alsoAs: ['xml', 'yaml'],
-    on: ['plan-of-action-and-milestones@1.0.6', 'profile@1.2.0'],
+    on: ['assessment-results@1.0.5', 'profile@1.2.0'],
     edits: [set('metadata/parties/0/uuid', '984E6C07-B5B6-4AB6-B22B-283609C325E6')],
   },
   {
     kind: 'valid-edit', what: 'a party with an email address added', expect: 'valid', alsoAs: ['xml', 'yaml'],
-    on: ['assessment-plan@1.0.3', 'system-security-plan@1.1.2', 'mapping-collection@1.2.2'],
+    on: ['assessment-plan@1.0.2', 'system-security-plan@1.1.2', 'mapping-collection@1.2.2'],
     edits: [(doc, root) => {
       const metadata = (doc as Record<string, Record<string, Record<string, Json[]>>>)[root]!.metadata!;
       (metadata.parties ??= []).push({ ...party, 'email-addresses': ['casey.reviewer@example.org'] });
@@ -240,13 +257,13 @@ export const DOCUMENT_MUTATIONS: readonly Mutation[] = [
   },
   {
     kind: 'bad-email', what: 'email address without a domain', expect: 'invalid', alsoAs: ['yaml'],
-    on: ['profile@1.0.3'],
+    on: ['profile@1.0.0'],
     edits: [set('metadata/parties/0/email-addresses/0', 'sec-cert@')],
   },
   {
     kind: 'bad-email', what: 'email address with a space', expect: 'invalid',
     on: ['catalog@1.0.0'],
-    edits: [add('metadata/parties/0/email-addresses', ['sec cert@nist.gov'])],
+    edits: [set('metadata/parties/0/email-addresses/0', 'sec cert@nist.gov')],
   },
 
   // ---- dates and times ----
@@ -266,13 +283,18 @@ export const DOCUMENT_MUTATIONS: readonly Mutation[] = [
     edits: [set('metadata/last-modified', '2024-02-01T13:57:28.5+05:30')],
   },
   {
+    kind: 'valid-edit', what: 'last-modified with fractional seconds ending in 0', expect: 'valid', alsoAs: ['xml', 'yaml'],
+    on: ['assessment-results@1.0.5', 'plan-of-action-and-milestones@1.0.6', 'profile@1.1.2'],
+    edits: [set('metadata/last-modified', '2024-02-01T13:57:28.500Z')],
+  },
+  {
     kind: 'date-time', what: 'last-modified on 30 February', expect: 'invalid', alsoAs: ['xml', 'yaml'],
     on: ['component-definition@1.1.2', 'system-security-plan@1.0.4'],
     edits: [set('metadata/last-modified', '2024-02-30T10:00:00Z')],
   },
   {
     kind: 'date-time', what: 'last-modified as a date only', expect: 'invalid', alsoAs: ['xml', 'yaml'],
-    on: ['mapping-collection@1.2.2', 'catalog@1.0.5'],
+    on: ['mapping-collection@1.2.2', 'catalog@1.0.4'],
     edits: [set('metadata/last-modified', '2024-02-01')],
   },
   {
@@ -287,7 +309,7 @@ export const DOCUMENT_MUTATIONS: readonly Mutation[] = [
   },
   {
     kind: 'date-time', what: 'last-modified in lower case (t, z)', expect: 'invalid',
-    on: ['profile@1.0.0', 'assessment-plan@1.0.3', 'plan-of-action-and-milestones@1.0.6', 'catalog@1.1.2'],
+    on: ['profile@1.0.0', 'assessment-plan@1.0.2', 'plan-of-action-and-milestones@1.0.6', 'catalog@1.1.2'],
     edits: [set('metadata/last-modified', '2024-02-01t13:57:28z')],
   },
   {

@@ -21,7 +21,7 @@ export function readTree(tree: unknown, typeScalars: boolean): ParsedDocument {
   if (!modelNames().includes(root)) throw new OscalError('unknown-root', `"${root}" is not an OSCAL model; expected one of: ${modelNames().join(', ')}`, { path: pointer([root]) });
   const body = tree[root];
   const declared = isObject(body) && isObject(body.metadata) ? body.metadata['oscal-version'] : undefined;
-  const model = modelFor(declared);
+  const model = modelFor(declared, root);
   const def = model.rootDef(root);
   if (def === undefined) throw new OscalError('model-not-in-version', `"${root}" is not a model of OSCAL ${model.version}; it has: ${Object.keys(model.roots).join(', ')}`, { path: pointer([root]) });
   new TreeWalker(model, typeScalars).assembly(body, def, [root]);

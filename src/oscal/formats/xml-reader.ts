@@ -15,21 +15,43 @@ const VERSION_ELEMENT = /<(?:[\w.-]+:)?oscal-version\s*>\s*([^<]*?)\s*<\//;
 
 /**
  * A DOCTYPE can only stand in the prolog, so the prolog is checked before parsing: the parser
- * then never sees one, and no entity can be declared, let alone expanded.
+ * then never sees one, and no entity can be declared, let alone expanded. Returns where the
+ * root element starts (-1 for an unterminated prolog, which the parser then reports).
  */
-function rejectDoctype(text: string): void {
+function checkProlog(text: string): number {
   let i = 0;
   for (;;) {
     while (i < text.length && /\s/.test(text[i]!)) i++;
     if (text.startsWith('<?', i)) i = text.indexOf('?>', i) + 2;
     else if (text.startsWith('<!--', i)) i = text.indexOf('-->', i) + 3;
     else break;
-    if (i < 2) return;
+    if (i < 2) return -1;
   }
   if (text.startsWith('<!DOCTYPE', i) || text.startsWith('<!doctype', i)) {
     const { line, column } = positionAt(text, i);
     throw new OscalError('forbidden-construct', 'a DOCTYPE is not accepted: OSCAL XML needs no DTD, and entities are never expanded', { line, column });
   }
+  return i;
+}
+
+/**
+ * Without a declared version there is no model to read with; before saying so, make sure the
+ * text is XML at all, so that (say) JSON sent as XML is reported as not well-formed.
+ */
+function assertWellFormed(text: string): void {
+  const parser = new SaxesParser({ xmlns: false, position: true });
+  try {
+    parser.write(text).close();
+  } catch (e) {
+    const message = e instanceof Error ? e.message.replace(/^[^:]*:\d+:\d+: /, '') : String(e);
+    throw new OscalError('malformed', `not well-formed XML: ${message}`, { line: parser.line, column: parser.column });
+  }
+}
+
+/** The root element's local name, read off the text where the prolog ends. */
+function rootName(text: string, at: number): string {
+  const name = /^<([^\s/>]+)/.exec(text.slice(at, at + 200))?.[1] ?? '*';
+  return name.slice(name.indexOf(':') + 1);
 }
 
 /** The declared release is needed before the first element is interpreted. */
@@ -91,9 +113,10 @@ function appendText(nodes: MarkupNode[], text: string): void {
  * refused outright so no entity is ever declared, let alone expanded.
  */
 export function readXml(text: string, positions?: Map<string, Position>): ParsedDocument {
-  rejectDoctype(text);
+  const rootAt = checkProlog(text);
   const version = declaredVersion(text);
-  const model: OscalModel = modelFor(version);
+  if (version === undefined) assertWellFormed(text);
+  const model: OscalModel = modelFor(version, rootAt < 0 ? '*' : rootName(text, rootAt));
   const parser = new SaxesParser({ xmlns: false, position: true });
   const namespaces = new NamespaceScopes();
   const stack: Frame[] = [];

@@ -58,22 +58,22 @@ export function isSupportedVersion(version: unknown): version is string {
 }
 
 /** The model of one OSCAL release; tables are read on first use and kept. */
-export function modelFor(version: unknown): OscalModel {
+export function modelFor(version: unknown, root = '*'): OscalModel {
   let model = typeof version === 'string' ? loaded.get(version) : undefined;
   if (!model) {
-    if (!isSupportedVersion(version)) throw unsupportedVersion(version);
+    if (!isSupportedVersion(version)) throw unsupportedVersion(version, root);
     model = new OscalModel(JSON.parse(readFileSync(generatedFile(`bindings/v${version}.json`), 'utf8')));
     loaded.set(version, model);
   }
   return model;
 }
 
-export function unsupportedVersion(version: unknown): OscalError {
+export function unsupportedVersion(version: unknown, root: string): OscalError {
   const shown = version === undefined ? 'no oscal-version' : `oscal-version ${JSON.stringify(version)}`;
   return new OscalError(
     'unsupported-version',
     `${shown} is not supported: metadata/oscal-version must be one of ${SUPPORTED_VERSIONS.join(', ')}`,
-    { path: '/*/metadata/oscal-version' },
+    { path: `/${root}/metadata/oscal-version` },
   );
 }
 

@@ -31,11 +31,19 @@ function dropUntakenBranches(errors: AjvError[], content: unknown): AjvError[] {
   const untaken: string[] = [];
   for (const e of errors) {
     if (e.keyword !== 'anyOf') continue;
+    if (REQUIRED_CHOICE.test(e.schemaPath)) {
+      // A required choice: each branch only says "missing X"; the anyOf itself is reported.
+      untaken.push(`${e.schemaPath}/`);
+      continue;
+    }
     const isArray = Array.isArray(valueAt(content, pointerSegments(e.instancePath).map(String)));
     untaken.push(`${e.schemaPath.replace(/\/anyOf$/, '')}/anyOf/${isArray ? 0 : 1}/`);
   }
-  return errors.filter((e) => e.keyword !== 'anyOf' && !untaken.some((prefix) => e.schemaPath.startsWith(prefix)));
+  return errors.filter((e) => (e.keyword !== 'anyOf' || REQUIRED_CHOICE.test(e.schemaPath)) && !untaken.some((prefix) => e.schemaPath.startsWith(prefix)));
 }
+
+/** Where the generator puts "one of these alternatives is required". */
+const REQUIRED_CHOICE = /\/allOf\/\d+\/anyOf$/;
 
 /** Turns ajv's errors into issues that name the property, what it must be, and what it was. */
 export function describeErrors(errors: AjvError[], model: OscalModel, content: unknown): ValidationIssue[] {
@@ -45,7 +53,7 @@ export function describeErrors(errors: AjvError[], model: OscalModel, content: u
     const segments = pointerSegments(e.instancePath).map(String);
     const target = targetAt(model, segments);
     const value = valueAt(content, segments);
-    const message = describe(e, target, value, model, segments);
+    const message = describe(e, target, value, model);
     const key = `${e.instancePath}\n${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -54,7 +62,7 @@ export function describeErrors(errors: AjvError[], model: OscalModel, content: u
   return issues;
 }
 
-function describe(e: AjvError, target: PathTarget, value: unknown, model: OscalModel, segments: string[]): string {
+function describe(e: AjvError, target: PathTarget, value: unknown, model: OscalModel): string {
   const name = target.name;
   const p = e.params;
   switch (e.keyword) {
@@ -82,9 +90,24 @@ function describe(e: AjvError, target: PathTarget, value: unknown, model: OscalM
       return `${name} may have at most ${String(p.limit)} items`;
     case 'not':
       return choiceMessage(target, value, model) ?? `${name} does not satisfy the model (${e.message ?? 'not'})`;
+    case 'anyOf':
+      return missingChoiceMessage(target, value, model) ?? `${name} ${e.message ?? 'is invalid'}`;
     default:
-      return `${name} ${e.message ?? 'is invalid'}${segments.length ? '' : ''}`;
+      return `${name} ${e.message ?? 'is invalid'}`;
   }
+}
+
+/** The only object-level anyOf we generate says one of a required choice's alternatives is missing. */
+function missingChoiceMessage(target: PathTarget, value: unknown, model: OscalModel): string | undefined {
+  if (target.def === undefined || typeof value !== 'object' || value === null) return undefined;
+  const def = model.defs[target.def]!;
+  if (def.kind !== 'assembly') return undefined;
+  const groups = new Map<number, string[]>();
+  for (const c of def.children) if (c.choice !== undefined && c.min > 0) groups.set(c.choice, [...(groups.get(c.choice) ?? []), c.json]);
+  for (const names of groups.values()) {
+    if (!names.some((n) => Object.hasOwn(value, n))) return `${target.name} needs one of ${names.map((n) => `"${n}"`).join(' or ')}`;
+  }
+  return undefined;
 }
 
 /** The only `not` we generate says two alternatives of a choice were both given. */

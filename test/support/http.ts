@@ -1,0 +1,45 @@
+import { request as httpRequest } from 'node:http';
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  text: string;
+  json: () => any;
+}
+
+export interface ApiRequest {
+  token?: string;
+  body?: string | Buffer;
+  contentType?: string;
+  accept?: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * One request over a fresh loopback connection with node:http, so that the exact bytes and
+ * headers on the wire are seen (no automatic decompression, no added headers).
+ */
+export function api(base: string, method: string, path: string, options: ApiRequest = {}): Promise<ApiResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.contentType) headers['content-type'] = options.contentType;
+  if (options.accept) headers.accept = options.accept;
+  const body = options.body === undefined ? undefined : Buffer.isBuffer(options.body) ? options.body : Buffer.from(options.body);
+  if (body) headers['content-length'] = String(body.length);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${base}${path}`, { method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const bytes = Buffer.concat(chunks);
+        const text = bytes.toString('utf8');
+        resolve({ status: res.statusCode!, headers: res.headers, body: bytes, text, json: () => JSON.parse(text) });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (body) req.write(body);
+    req.end();
+  });
+}

@@ -1,0 +1,86 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from './shared.js';
+
+const BIN = join(PROJECT_ROOT, 'dist', 'src', 'cli', 'main.js');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+export function newDataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'oscal-depot-test-'));
+}
+
+/** Runs the CLI to completion (token create, …) against a data directory. */
+export function cli(args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+export function createTokenFor(dataDir: string, user: string, role: 'admin' | 'writer' | 'reader', extra: string[] = []): string {
+  const r = cli(['token', 'create', '--user', user, '--role', role, '--data', dataDir, ...extra]);
+  if (r.code !== 0) throw new Error(`token create failed: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+/** A real `oscal-depot serve` process on a loopback port, with its own data directory. */
+export class TestServer {
+  readonly url: string;
+  private exited: Promise<number | null>;
+  output = '';
+
+  private constructor(readonly process: ChildProcess, readonly port: number, readonly dataDir: string) {
+    this.url = `http://127.0.0.1:${port}`;
+    this.exited = new Promise((resolve) => process.once('exit', (code) => resolve(code)));
+  }
+
+  static async start(options: { dataDir?: string; args?: string[]; env?: Record<string, string> } = {}): Promise<TestServer> {
+    const dataDir = options.dataDir ?? newDataDir();
+    const port = await freePort();
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'warn', ...(options.args ?? [])], {
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const server = new TestServer(child, port, dataDir);
+    child.stdout!.on('data', (d) => (server.output += d));
+    child.stderr!.on('data', (d) => (server.output += d));
+    await server.waitReady();
+    return server;
+  }
+
+  private async waitReady(): Promise<void> {
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline) {
+      if (this.process.exitCode !== null) throw new Error(`server exited: ${this.output}`);
+      try {
+        const r = await fetch(`${this.url}/readyz`);
+        if (r.ok) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`server did not become ready: ${this.output}`);
+  }
+
+  /** SIGTERM and wait: the server finishes in-flight requests and closes the store. */
+  async stop(): Promise<number | null> {
+    if (this.process.exitCode === null) this.process.kill('SIGTERM');
+    return this.exited;
+  }
+
+  adminToken(): string {
+    return readFileSync(join(this.dataDir, 'admin-token'), 'utf8').trim();
+  }
+}
