@@ -43,9 +43,16 @@ function assertWellFormed(text: string): void {
   try {
     parser.write(text).close();
   } catch (e) {
-    const message = e instanceof Error ? e.message.replace(/^[^:]*:\d+:\d+: /, '') : String(e);
-    throw new OscalError('malformed', `not well-formed XML: ${message}`, { line: parser.line, column: parser.column });
+    throw notWellFormed(parser, e);
   }
+}
+
+/** saxes' own messages start with "line:column: "; ours carry the position apart. */
+const SAXES_POSITION = /^(?:[^:\s]*:)?\d+:\d+: /;
+
+function notWellFormed(parser: SaxesParser, e: unknown): OscalError {
+  const message = e instanceof Error ? e.message.replace(SAXES_POSITION, '') : String(e);
+  return new OscalError('malformed', `not well-formed XML: ${message}`, { line: parser.line, column: parser.column });
 }
 
 /** The root element's local name, read off the text where the prolog ends. */
@@ -362,8 +369,7 @@ export function readXml(text: string, positions?: Map<string, Position>): Parsed
     parser.write(text).close();
   } catch (e) {
     if (e instanceof OscalError) throw e;
-    const message = e instanceof Error ? e.message.replace(/^[^:]*:\d+:\d+: /, '') : String(e);
-    throw new OscalError('malformed', `not well-formed XML: ${message}`, { line: parser.line, column: parser.column });
+    throw notWellFormed(parser, e);
   }
   if (!result) throw new OscalError('malformed', 'no root element found');
   return result;
