@@ -124,11 +124,19 @@ describe('400: the body is not parseable as the declared format', () => {
     assertErrorBody(res, 400, /JSON/);
   });
 
-  // BUG: the XML reader looks for <oscal-version> with a regular expression before parsing, so a
-  // body that is not XML at all is answered 422 "no oscal-version is not supported" instead of 400.
-  test('JSON sent as application/xml', { todo: 'BUG: server answers 422 invalid-oscal ("no oscal-version is not supported") instead of 400' }, async () => {
-    const res = await post(readFileSync(BASIC_CATALOG_JSON), 'application/xml');
-    assertErrorBody(res, 400, /XML/);
+  test('JSON, YAML, plain text and an unclosed fragment sent as application/xml', async () => {
+    const bodies = [
+      readFileSync(BASIC_CATALOG_JSON, 'utf8'),
+      readFileSync(BASIC_YAML, 'utf8'),
+      'hello world',
+      '<catalog xmlns="http://csrc.nist.gov/ns/oscal/1.0"><metadata>',
+    ];
+    for (const body of bodies) {
+      const res = await post(body, 'application/xml');
+      const err = assertErrorBody(res, 400, /XML/);
+      assert.equal(typeof err.errors?.[0]?.line, 'number');
+      assert.doesNotMatch(err.message, /oscal-version/, 'a syntax problem, not a version problem');
+    }
   });
 });
 

@@ -5,6 +5,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { ContentService } from '../service/content.js';
 import { DocumentService } from '../service/documents.js';
+import { unauthenticated } from '../service/errors.js';
 import { CONTENT_MEDIA_TYPES } from '../service/media-types.js';
 import type { RenditionWorkers } from '../service/rendition-workers.js';
 import type { Store, Visibility } from '../store/types.js';
@@ -37,6 +38,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) => sendError(reply, 404, 'not-found', `no route ${request.method} ${request.url.split('?')[0]}`));
+  // Declared up front so every request object has the same shape; set by the API's onRequest hook.
+  app.decorateRequest('identity', null as never);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -60,6 +63,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(async (api) => {
     api.addHook('onRequest', async (request) => {
       request.identity = await identify(options.store, request);
+      // Every write needs credentials: refuse before a body from nobody is even read.
+      if (request.identity.kind === 'anonymous' && request.method !== 'GET' && request.method !== 'HEAD') throw unauthenticated();
     });
     await genericRoutes(api, { store: options.store, documents, content, publicUrl: options.publicUrl, ...(options.workers ? { workers: options.workers } : {}) });
   }, { prefix: '/oscal/v1' });

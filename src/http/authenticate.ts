@@ -10,7 +10,8 @@ declare module 'fastify' {
   }
 }
 
-const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]+)$/;
+/** The scheme name is case-insensitive (RFC 9110). */
+const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]+)$/i;
 
 /**
  * Who sent the request. No Authorization header: anonymous. A header that is malformed, or a

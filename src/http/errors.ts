@@ -15,7 +15,7 @@ export function errorBody(status: number, code: string, message: string, errors?
 
 const FASTIFY_ERRORS: Record<string, { status: number; code: string; message: (e: FastifyError) => string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'too-large', message: () => 'the body is larger than this server accepts' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'unsupported-media-type', message: (e) => `${e.message}; send application/json, application/xml or application/yaml` },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'unsupported-media-type', message: () => 'this Content-Type is not accepted; send application/json, application/xml or application/yaml' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'malformed', message: () => 'Content-Length does not match the body' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'malformed', message: () => 'the body is empty' },
 };
@@ -27,8 +27,13 @@ export function sendError(reply: FastifyReply, status: number, code: string, mes
 /** Maps every failure to D3's statuses and body; anything unexpected is a 500 that reveals nothing. */
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof ServiceError) return sendError(reply, error.status, error.code, error.message, error.errors);
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' && !request.headers['content-type']) {
+    return sendError(reply, 415, 'unsupported-media-type', 'Content-Type is missing; send application/json, application/xml or application/yaml');
+  }
   const known = error.code ? FASTIFY_ERRORS[error.code] : undefined;
   if (known) return sendError(reply, known.status, known.code, known.message(error));
+  // A path segment outside its enum (an unknown model) names no resource: 404, not 400.
+  if (error.validation && error.validationContext === 'params') return sendError(reply, 404, 'not-found', `no such resource: ${error.message}`);
   if (error.validation) return sendError(reply, 400, 'bad-request', `invalid request: ${error.message}`);
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return sendError(reply, error.statusCode, 'bad-request', error.message);
   request.log.error({ err: error }, 'request failed');
