@@ -18,7 +18,7 @@ const [dataDir, countArg] = process.argv.slice(2);
 if (!dataDir || !countArg) throw new Error('usage: http-seed.js <data dir> <count>');
 const count = Number(countArg);
 
-const store = openStore({ dataDir });
+const store = await openStore({ dataDir });
 const start = performance.now();
 
 /**

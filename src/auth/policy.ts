@@ -16,6 +16,11 @@ export function rightsOver(identity: Identity, access: Pick<AccessRecord, 'owner
   return { read, write, manage: false };
 }
 
+/** Whether grants could change the answer of rightsOver: not for admins, owners or anonymous callers. */
+export function grantsMatter(identity: Identity, access: Pick<AccessRecord, 'owner'>): boolean {
+  return identity.kind === 'user' && identity.role !== 'admin' && identity.name !== access.owner;
+}
+
 export function mayCreate(identity: Identity): boolean {
   return identity.kind === 'user' && (identity.role === 'admin' || identity.role === 'writer');
 }

@@ -1,4 +1,4 @@
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { createToken } from '../auth/tokens.js';
@@ -10,12 +10,14 @@ import type { Store } from '../store/types.js';
 import { parseSize } from './sizes.js';
 
 interface ServeOptions {
+  databaseUrl?: string;
   port: string;
   host: string;
   data: string;
   publicUrl?: string;
   maxBody: string;
   workers: string;
+  inlineRenditions: string;
   logLevel: string;
   defaultVisibility: 'public' | 'private';
 }
@@ -24,6 +26,7 @@ interface ServeOptions {
 async function ensureAdminToken(store: Store, dataDir: string, log: (message: string) => void): Promise<void> {
   if ((await store.countTokens()) > 0) return;
   const { token } = await createToken(store, 'admin', 'admin');
+  mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'admin-token');
   writeFileSync(file, token + '\n', { mode: 0o600 });
   chmodSync(file, 0o600);
@@ -36,20 +39,22 @@ export function serveCommand(): Command {
     .addOption(new Option('--port <port>', 'TCP port').env('PORT').default('8080'))
     .addOption(new Option('--host <host>', 'address to listen on').env('HOST').default('127.0.0.1'))
     .addOption(new Option('--data <dir>', 'data directory (SQLite file, admin token)').env('OSCAL_DEPOT_DATA').default('./data'))
+    .addOption(new Option('--database-url <url>', 'PostgreSQL URL: store everything there instead of the SQLite file (several servers may share it)').env('DATABASE_URL'))
     .addOption(new Option('--public-url <url>', 'the URL clients reach this server at (for links)').env('OSCAL_DEPOT_PUBLIC_URL'))
     .addOption(new Option('--max-body <size>', 'largest request body, e.g. 50MB').env('OSCAL_DEPOT_MAX_BODY').default('50MB'))
     .addOption(new Option('--workers <n>', 'rendition worker threads (0: this process makes none in the background)').env('OSCAL_DEPOT_WORKERS').default('1'))
+    .addOption(new Option('--inline-renditions <size>', 'largest document (JSON form) whose XML and YAML are made within the write; larger ones go to workers').env('OSCAL_DEPOT_INLINE_RENDITIONS').default('512KB'))
     .addOption(new Option('--default-visibility <v>', 'visibility of new documents').choices(['private', 'public']).env('OSCAL_DEPOT_DEFAULT_VISIBILITY').default('private'))
     .addOption(new Option('--log-level <level>', 'log level').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).env('LOG_LEVEL').default('info'))
     .action(async (opts: ServeOptions) => {
-      const storeConfig: StoreConfig = { dataDir: opts.data };
-      const store = openStore(storeConfig);
+      const storeConfig: StoreConfig = { dataDir: opts.data, ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}) };
+      const store = await openStore(storeConfig);
       if (store instanceof SqliteStore) store.requeueRunningJobs();
       const port = Number(opts.port);
       const publicUrl = (opts.publicUrl ?? `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`).replace(/\/+$/, '');
       const workers = new RenditionWorkers(Number(opts.workers), storeConfig, (e) => app.log.error({ err: e }, 'rendition worker failed'));
       const app = await buildApp({
-        store, workers, publicUrl, maxBody: parseSize(opts.maxBody), defaultVisibility: opts.defaultVisibility,
+        store, workers, publicUrl, maxBody: parseSize(opts.maxBody), defaultVisibility: opts.defaultVisibility, inlineRenditionLimit: parseSize(opts.inlineRenditions),
         logger: { level: opts.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
       });
       await ensureAdminToken(store, opts.data, (m) => app.log.info(m));

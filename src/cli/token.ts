@@ -4,6 +4,14 @@ import { openStore } from '../store/index.js';
 import type { Role } from '../store/types.js';
 
 const dataOption = () => new Option('--data <dir>', 'data directory').env('OSCAL_DEPOT_DATA').default('./data');
+const databaseOption = () => new Option('--database-url <url>', 'PostgreSQL URL (instead of the SQLite file in --data)').env('DATABASE_URL');
+
+interface StoreOptions {
+  data: string;
+  databaseUrl?: string;
+}
+
+const storeOf = (opts: StoreOptions) => openStore({ dataDir: opts.data, ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}) });
 
 export function tokenCommand(): Command {
   const token = new Command('token').description('manage local API tokens (only their hashes are stored)');
@@ -13,8 +21,9 @@ export function tokenCommand(): Command {
     .addOption(new Option('--role <role>', 'role of the token').choices(['admin', 'writer', 'reader']).default('reader'))
     .option('--expires <duration>', 'lifetime such as 30d, 12h or 1y (default: no expiry)')
     .addOption(dataOption())
-    .action(async (opts: { user: string; role: Role; expires?: string; data: string }) => {
-      const store = openStore({ dataDir: opts.data });
+    .addOption(databaseOption())
+    .action(async (opts: StoreOptions & { user: string; role: Role; expires?: string }) => {
+      const store = await storeOf(opts);
       try {
         const expires = opts.expires ? expiryFrom(opts.expires) : undefined;
         const { id, token: secret } = await createToken(store, opts.user, opts.role, expires);
@@ -27,8 +36,9 @@ export function tokenCommand(): Command {
   token.command('list')
     .description('list tokens (never their secrets)')
     .addOption(dataOption())
-    .action(async (opts: { data: string }) => {
-      const store = openStore({ dataDir: opts.data });
+    .addOption(databaseOption())
+    .action(async (opts: StoreOptions) => {
+      const store = await storeOf(opts);
       try {
         for (const t of await store.listTokens()) {
           const state = t.revokedAt ? `revoked ${t.revokedAt}` : t.expiresAt && t.expiresAt < new Date().toISOString() ? `expired ${t.expiresAt}` : 'active';
@@ -42,8 +52,9 @@ export function tokenCommand(): Command {
     .description('revoke a token by id')
     .argument('<id>', 'token id, as `token list` shows it')
     .addOption(dataOption())
-    .action(async (id: string, opts: { data: string }) => {
-      const store = openStore({ dataDir: opts.data });
+    .addOption(databaseOption())
+    .action(async (id: string, opts: StoreOptions) => {
+      const store = await storeOf(opts);
       try {
         if (!(await store.revokeToken(id))) {
           process.stderr.write(`no active token ${id}\n`);

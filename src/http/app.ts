@@ -20,6 +20,7 @@ export interface AppOptions {
   publicUrl: string;
   maxBody: number;
   defaultVisibility: Visibility;
+  inlineRenditionLimit: number;
   logger: FastifyServerOptions['logger'];
 }
 
@@ -58,7 +59,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
 
-  const documents = new DocumentService(options.store, { defaultVisibility: options.defaultVisibility });
+  const documents = new DocumentService(options.store, { defaultVisibility: options.defaultVisibility, inlineRenditionLimit: options.inlineRenditionLimit });
   const content = new ContentService(options.store, documents);
   await app.register(async (api) => {
     api.addHook('onRequest', async (request) => {

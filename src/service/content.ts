@@ -1,5 +1,4 @@
-import { principalsOf, type Identity } from '../auth/identity.js';
-import { rightsOver } from '../auth/policy.js';
+import type { Identity } from '../auth/identity.js';
 import { parseOscal, type Format } from '../oscal/formats/index.js';
 import type { JobRecord, Store } from '../store/types.js';
 import { gunzip } from './blobs.js';
@@ -39,7 +38,10 @@ export class ContentService {
     const job = await this.store.getJob(jobId);
     if (!job) throw notFound('job');
     const doc = await this.store.getDocument(job.documentId);
-    if (!doc || !rightsOver(identity, doc, await this.store.grantsFor(doc.id, principalsOf(identity))).read) throw notFound('job');
+    if (!doc) throw notFound('job');
+    await this.documents.readable(identity, doc.model, doc.id).catch(() => {
+      throw notFound('job');
+    });
     return { job, model: doc.model };
   }
 }

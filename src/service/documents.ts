@@ -1,4 +1,4 @@
-import { mayCreate, rightsOver, type Rights } from '../auth/policy.js';
+import { grantsMatter, mayCreate, rightsOver, type Rights } from '../auth/policy.js';
 import { principalsOf, type Identity } from '../auth/identity.js';
 import { OscalError } from '../oscal/errors.js';
 import { parseOscal, type Format, type ParsedDocument } from '../oscal/formats/index.js';
@@ -10,7 +10,7 @@ import { blobOf } from './blobs.js';
 import { ServiceError, forbidden, notFound, unauthenticated, type ErrorDetail } from './errors.js';
 import { fieldsOf } from './fields.js';
 import { formatOfContentType } from './media-types.js';
-import { canonicalJson, INLINE_RENDITION_LIMIT, planRenditions } from './renditions.js';
+import { canonicalJson, planRenditions } from './renditions.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 /** Codes of reader errors meaning the bytes are not the declared format at all (400, D3). */
@@ -19,6 +19,8 @@ const SYNTAX_ERRORS = new Set(['malformed', 'forbidden-construct']);
 export interface Settings {
   /** Visibility of documents created through the generic interface (D7). */
   defaultVisibility: Visibility;
+  /** Largest JSON form whose other formats are made within the write. */
+  inlineRenditionLimit: number;
 }
 
 function detail(issue: { path?: string; message: string; line?: number; column?: number }): ErrorDetail {
@@ -73,7 +75,7 @@ export class DocumentService {
   async readable(identity: Identity, model: string, id: string): Promise<{ doc: DocumentRecord; rights: Rights }> {
     const doc = await this.store.getDocument(id);
     if (!doc || doc.model !== model) throw notFound();
-    const grants = await this.store.grantsFor(id, principalsOf(identity));
+    const grants = grantsMatter(identity, doc) ? await this.store.grantsFor(id, principalsOf(identity)) : [];
     const rights = rightsOver(identity, doc, grants);
     if (!rights.read) throw notFound();
     return { doc, rights };
@@ -82,14 +84,14 @@ export class DocumentService {
   private revisionInput(identity: Identity & { kind: 'user' }, doc: ParsedDocument, body: Buffer, format: Format) {
     const canonical = canonicalJson(doc);
     // Brotli of large documents would cost the request too much; they are served gzip or plain.
-    const canonicalBlob = blobOf(canonical, canonical.length <= INLINE_RENDITION_LIMIT);
+    const canonicalBlob = blobOf(canonical, canonical.length <= this.settings.inlineRenditionLimit);
     return {
       canonical: canonicalBlob,
       original: blobOf(body),
       originalFormat: format,
       author: identity.name,
       fields: fieldsOf(doc.content, doc.model),
-      ...planRenditions(doc, canonical, canonicalBlob),
+      ...planRenditions(doc, canonical, canonicalBlob, this.settings.inlineRenditionLimit),
     };
   }
 

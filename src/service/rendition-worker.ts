@@ -9,7 +9,7 @@ import { renderRevision } from './content.js';
  * (jobs queued by another process are found that way).
  */
 const POLL_MS = 2000;
-const store = openStore(workerData as StoreConfig);
+const store = await openStore(workerData as StoreConfig, { connections: 2 });
 const name = `worker-${randomUUID()}`;
 let stopping = false;
 let wake: (() => void) | undefined;

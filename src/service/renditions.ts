@@ -3,7 +3,7 @@ import type { BlobInput } from '../store/types.js';
 import { blobOf } from './blobs.js';
 
 /** Above this size (of the JSON form) the other formats are made by a background worker. */
-export const INLINE_RENDITION_LIMIT = 512 * 1024;
+export const DEFAULT_INLINE_RENDITION_LIMIT = 512 * 1024;
 
 /** The JSON form as stored and served: indented, like NIST's published files. */
 export function canonicalJson(doc: ParsedDocument): Buffer {
@@ -15,9 +15,9 @@ export function renditionBlob(doc: ParsedDocument, format: Format): BlobInput {
 }
 
 /** The renditions to make now, and the formats left to workers. */
-export function planRenditions(doc: ParsedDocument, canonical: Buffer, canonicalBlob: BlobInput): { renditions: { format: Format; blob: BlobInput }[]; pendingFormats: Format[] } {
+export function planRenditions(doc: ParsedDocument, canonical: Buffer, canonicalBlob: BlobInput, inlineLimit: number): { renditions: { format: Format; blob: BlobInput }[]; pendingFormats: Format[] } {
   const json = { format: 'json' as const, blob: canonicalBlob };
   const others = FORMATS.filter((f) => f !== 'json');
-  if (canonical.length > INLINE_RENDITION_LIMIT) return { renditions: [json], pendingFormats: others };
+  if (canonical.length > inlineLimit) return { renditions: [json], pendingFormats: others };
   return { renditions: [json, ...others.map((format) => ({ format, blob: renditionBlob(doc, format) }))], pendingFormats: [] };
 }

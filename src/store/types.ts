@@ -94,6 +94,8 @@ export interface JobRecord {
   revision: number;
   format: Format;
   status: JobStatus;
+  /** How many times the job was claimed; more than one means a worker died holding it. */
+  attempts: number;
   error?: string;
   createdAt: string;
   updatedAt: string;

@@ -4,62 +4,17 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Format } from '../../oscal/formats/index.js';
 import { MIGRATIONS } from '../migrations.js';
+import { auditOf, documentOf, jobOf, revisionOf, tokenOf, type Row } from '../rows.js';
 import {
   StoreConflictError,
   type AccessRecord, type AuditEntry, type AuditRecord, type BlobInput, type DocumentRecord, type Grant, type JobRecord,
   type JobStatus, type ListQuery, type RevisionInput, type RevisionRecord, type Role, type Store, type TokenRecord, type UserRecord,
 } from '../types.js';
 
-type Row = Record<string, unknown>;
-
 const now = () => new Date().toISOString();
 const SORT_COLUMNS = { title: 'title_lower', 'last-modified': 'last_modified', created: 'created_at' } as const;
 /** A token's last use is recorded at most this often, so reads do not each cost a write. */
 const TOKEN_TOUCH_MS = 60_000;
-
-function documentOf(row: Row): DocumentRecord {
-  const doc: DocumentRecord = {
-    id: row.id as string,
-    model: row.model as string,
-    owner: row.owner as string,
-    visibility: row.visibility as DocumentRecord['visibility'],
-    legalHold: row.legal_hold === 1,
-    revision: row.revision as number,
-    title: row.title as string,
-    version: row.version as string,
-    oscalVersion: row.oscal_version as string,
-    lastModified: row.last_modified as string,
-    documentIds: JSON.parse(row.document_ids as string),
-    markings: JSON.parse(row.markings as string),
-    createdAt: row.created_at as string,
-    updatedAt: row.updated_at as string,
-  };
-  if (row.published !== null) doc.published = row.published as string;
-  if (row.remarks !== null) doc.remarks = row.remarks as string;
-  return doc;
-}
-
-function jobOf(row: Row): JobRecord {
-  const job: JobRecord = {
-    id: row.id as string,
-    documentId: row.document_id as string,
-    revision: row.revision as number,
-    format: row.format as Format,
-    status: row.status as JobStatus,
-    createdAt: row.created_at as string,
-    updatedAt: row.updated_at as string,
-  };
-  if (row.error !== null) job.error = row.error as string;
-  return job;
-}
-
-function tokenOf(row: Row): TokenRecord {
-  const token: TokenRecord = { id: row.id as string, userId: row.user_id as string, userName: row.user_name as string, role: row.role as Role, createdAt: row.created_at as string };
-  if (row.expires_at !== null) token.expiresAt = row.expires_at as string;
-  if (row.revoked_at !== null) token.revokedAt = row.revoked_at as string;
-  if (row.last_used_at !== null) token.lastUsedAt = row.last_used_at as string;
-  return token;
-}
 
 /**
  * The embedded store: one SQLite file in WAL mode with synchronous=FULL, so an acknowledged
@@ -79,20 +34,32 @@ export class SqliteStore implements Store {
     this.migrate();
   }
 
+  private readonly statements = new Map<string, Database.Statement>();
+
+  /** Statements are prepared once per connection: preparing costs more than running most of them. */
+  private stmt(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   private migrate(): void {
     this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)');
-    const applied = (this.db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0;
+    const applied = (this.stmt('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0;
     for (const m of MIGRATIONS.filter((m) => m.version > applied)) {
       this.db.transaction(() => {
         this.db.exec(m.sqlite);
-        this.db.prepare('INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, ?)').run(m.version, m.description, now());
+        this.stmt('INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, ?)').run(m.version, m.description, now());
       }).immediate();
     }
   }
 
   /** Work left running by a process that stopped goes back to the queue. */
   requeueRunningJobs(): void {
-    this.db.prepare("UPDATE jobs SET status = 'queued', claimed_by = NULL WHERE status = 'running'").run();
+    this.stmt("UPDATE jobs SET status = 'queued', claimed_by = NULL WHERE status = 'running'").run();
   }
 
   async close(): Promise<void> {
@@ -100,16 +67,16 @@ export class SqliteStore implements Store {
   }
 
   async ping(): Promise<boolean> {
-    return (this.db.prepare('SELECT 1 AS ok').get() as { ok: number }).ok === 1;
+    return (this.stmt('SELECT 1 AS ok').get() as { ok: number }).ok === 1;
   }
 
   private putBlob(blob: BlobInput): void {
-    this.db.prepare('INSERT INTO blobs (hash, size, gzip, br) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO UPDATE SET br = COALESCE(blobs.br, excluded.br)')
+    this.stmt('INSERT INTO blobs (hash, size, gzip, br) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO UPDATE SET br = COALESCE(blobs.br, excluded.br)')
       .run(blob.hash, blob.size, blob.gzip, blob.br ?? null);
   }
 
   private audit(entry: AuditEntry): void {
-    this.db.prepare('INSERT INTO audit_log (at, actor, action, document_id, detail) VALUES (?, ?, ?, ?, ?)')
+    this.stmt('INSERT INTO audit_log (at, actor, action, document_id, detail) VALUES (?, ?, ?, ?, ?)')
       .run(now(), entry.actor, entry.action, entry.documentId ?? null, entry.detail ? JSON.stringify(entry.detail) : null);
   }
 
@@ -117,15 +84,15 @@ export class SqliteStore implements Store {
   private writeRevision(id: string, number: number, revision: RevisionInput, at: string): string[] {
     this.putBlob(revision.canonical);
     this.putBlob(revision.original);
-    this.db.prepare('INSERT INTO revisions (document_id, number, canonical_hash, original_hash, original_format, author, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    this.stmt('INSERT INTO revisions (document_id, number, canonical_hash, original_hash, original_format, author, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
       .run(id, number, revision.canonical.hash, revision.original.hash, revision.originalFormat, revision.author, at);
     for (const r of revision.renditions) {
       this.putBlob(r.blob);
-      this.db.prepare('INSERT INTO renditions (document_id, revision, format, blob_hash) VALUES (?, ?, ?, ?)').run(id, number, r.format, r.blob.hash);
+      this.stmt('INSERT INTO renditions (document_id, revision, format, blob_hash) VALUES (?, ?, ?, ?)').run(id, number, r.format, r.blob.hash);
     }
     return revision.pendingFormats.map((format) => {
       const jobId = randomUUID();
-      this.db.prepare("INSERT INTO jobs (id, document_id, revision, format, status, created_at, updated_at) VALUES (?, ?, ?, ?, 'queued', ?, ?)")
+      this.stmt("INSERT INTO jobs (id, document_id, revision, format, status, created_at, updated_at) VALUES (?, ?, ?, ?, 'queued', ?, ?)")
         .run(jobId, id, number, format, at, at);
       return jobId;
     });
@@ -142,9 +109,9 @@ export class SqliteStore implements Store {
 
   async createDocument(doc: { id: string; model: string; owner: string; visibility: 'public' | 'private' }, revision: RevisionInput, audit: AuditEntry): Promise<{ jobs: string[] }> {
     return this.db.transaction(() => {
-      if (this.db.prepare('SELECT 1 FROM documents WHERE id = ?').get(doc.id)) throw new StoreConflictError('exists', `a document with content uuid ${doc.id} already exists`);
+      if (this.stmt('SELECT 1 FROM documents WHERE id = ?').get(doc.id)) throw new StoreConflictError('exists', `a document with content uuid ${doc.id} already exists`);
       const at = now();
-      this.db.prepare(`INSERT INTO documents (id, model, owner, visibility, revision, title, title_lower, version, oscal_version, published, last_modified, document_ids, markings, remarks, created_at, updated_at)
+      this.stmt(`INSERT INTO documents (id, model, owner, visibility, revision, title, title_lower, version, oscal_version, published, last_modified, document_ids, markings, remarks, created_at, updated_at)
         VALUES (@id, @model, @owner, @visibility, 1, @title, @title_lower, @version, @oscal_version, @published, @last_modified, @document_ids, @markings, @remarks, @at, @at)`)
         .run({ ...doc, ...this.fieldParams(revision), at });
       const jobs = this.writeRevision(doc.id, 1, revision, at);
@@ -155,11 +122,11 @@ export class SqliteStore implements Store {
 
   async replaceDocument(id: string, revision: RevisionInput, audit: AuditEntry): Promise<{ revision: number; jobs: string[] }> {
     return this.db.transaction(() => {
-      const current = this.db.prepare('SELECT revision FROM documents WHERE id = ?').get(id) as { revision: number } | undefined;
+      const current = this.stmt('SELECT revision FROM documents WHERE id = ?').get(id) as { revision: number } | undefined;
       if (!current) throw new StoreConflictError('not-found', `no document ${id}`);
       const number = current.revision + 1;
       const at = now();
-      this.db.prepare(`UPDATE documents SET revision = @number, title = @title, title_lower = @title_lower, version = @version, oscal_version = @oscal_version,
+      this.stmt(`UPDATE documents SET revision = @number, title = @title, title_lower = @title_lower, version = @version, oscal_version = @oscal_version,
         published = @published, last_modified = @last_modified, document_ids = @document_ids, markings = @markings, remarks = @remarks, updated_at = @at WHERE id = @id`)
         .run({ id, number, ...this.fieldParams(revision), at });
       const jobs = this.writeRevision(id, number, revision, at);
@@ -169,7 +136,7 @@ export class SqliteStore implements Store {
   }
 
   async getDocument(id: string): Promise<DocumentRecord | undefined> {
-    const row = this.db.prepare('SELECT * FROM documents WHERE id = ?').get(id) as Row | undefined;
+    const row = this.stmt('SELECT * FROM documents WHERE id = ?').get(id) as Row | undefined;
     return row && documentOf(row);
   }
 
@@ -197,19 +164,19 @@ export class SqliteStore implements Store {
     }
     const dir = query.descending ? 'DESC' : 'ASC';
     const sql = `SELECT * FROM documents WHERE ${where.join(' AND ')} ORDER BY ${column} ${dir}, id ${dir} LIMIT @limit`;
-    return (this.db.prepare(sql).all(params) as Row[]).map(documentOf);
+    return (this.stmt(sql).all(params) as Row[]).map(documentOf);
   }
 
   async deleteDocument(id: string, audit: AuditEntry): Promise<void> {
     this.db.transaction(() => {
-      const doc = this.db.prepare('SELECT legal_hold FROM documents WHERE id = ?').get(id) as { legal_hold: number } | undefined;
+      const doc = this.stmt('SELECT legal_hold FROM documents WHERE id = ?').get(id) as { legal_hold: number } | undefined;
       if (!doc) throw new StoreConflictError('not-found', `no document ${id}`);
       if (doc.legal_hold === 1) throw new StoreConflictError('legal-hold', 'the document is under a legal hold and cannot be deleted');
-      const hashes = (this.db.prepare(`SELECT canonical_hash AS h FROM revisions WHERE document_id = @id UNION SELECT original_hash FROM revisions WHERE document_id = @id
+      const hashes = (this.stmt(`SELECT canonical_hash AS h FROM revisions WHERE document_id = @id UNION SELECT original_hash FROM revisions WHERE document_id = @id
         UNION SELECT blob_hash FROM renditions WHERE document_id = @id`).all({ id }) as { h: string }[]).map((r) => r.h);
-      this.db.prepare('DELETE FROM documents WHERE id = ?').run(id);
+      this.stmt('DELETE FROM documents WHERE id = ?').run(id);
       // Blobs are shared by content: drop only those nothing else refers to any more.
-      const unreferenced = this.db.prepare(`DELETE FROM blobs WHERE hash = @h AND NOT EXISTS (SELECT 1 FROM revisions WHERE canonical_hash = @h OR original_hash = @h)
+      const unreferenced = this.stmt(`DELETE FROM blobs WHERE hash = @h AND NOT EXISTS (SELECT 1 FROM revisions WHERE canonical_hash = @h OR original_hash = @h)
         AND NOT EXISTS (SELECT 1 FROM renditions WHERE blob_hash = @h)`);
       for (const h of hashes) unreferenced.run({ h });
       this.audit(audit);
@@ -217,45 +184,45 @@ export class SqliteStore implements Store {
   }
 
   async listRevisions(id: string): Promise<RevisionRecord[]> {
-    return (this.db.prepare('SELECT * FROM revisions WHERE document_id = ? ORDER BY number DESC').all(id) as Row[]).map(revisionOf);
+    return (this.stmt('SELECT * FROM revisions WHERE document_id = ? ORDER BY number DESC').all(id) as Row[]).map(revisionOf);
   }
 
   async getRevision(id: string, number: number): Promise<RevisionRecord | undefined> {
-    const row = this.db.prepare('SELECT * FROM revisions WHERE document_id = ? AND number = ?').get(id, number) as Row | undefined;
+    const row = this.stmt('SELECT * FROM revisions WHERE document_id = ? AND number = ?').get(id, number) as Row | undefined;
     return row && revisionOf(row);
   }
 
   async getBlob(hash: string): Promise<Buffer | undefined> {
-    const row = this.db.prepare('SELECT gzip FROM blobs WHERE hash = ?').get(hash) as { gzip: Buffer } | undefined;
+    const row = this.stmt('SELECT gzip FROM blobs WHERE hash = ?').get(hash) as { gzip: Buffer } | undefined;
     return row?.gzip;
   }
 
   async getBlobEncoded(hash: string, encoding: 'gzip' | 'br'): Promise<Buffer | undefined> {
-    const row = this.db.prepare(`SELECT ${encoding === 'br' ? 'br' : 'gzip'} AS data FROM blobs WHERE hash = ?`).get(hash) as { data: Buffer | null } | undefined;
+    const row = this.stmt(`SELECT ${encoding === 'br' ? 'br' : 'gzip'} AS data FROM blobs WHERE hash = ?`).get(hash) as { data: Buffer | null } | undefined;
     return row?.data ?? undefined;
   }
 
   async getRendition(id: string, revision: number, format: Format): Promise<{ hash: string; size: number } | undefined> {
-    const row = this.db.prepare('SELECT r.blob_hash AS hash, b.size AS size FROM renditions r JOIN blobs b ON b.hash = r.blob_hash WHERE r.document_id = ? AND r.revision = ? AND r.format = ?')
+    const row = this.stmt('SELECT r.blob_hash AS hash, b.size AS size FROM renditions r JOIN blobs b ON b.hash = r.blob_hash WHERE r.document_id = ? AND r.revision = ? AND r.format = ?')
       .get(id, revision, format) as { hash: string; size: number } | undefined;
     return row;
   }
 
   async getAccess(id: string): Promise<AccessRecord | undefined> {
-    const doc = this.db.prepare('SELECT owner, visibility, legal_hold FROM documents WHERE id = ?').get(id) as Row | undefined;
+    const doc = this.stmt('SELECT owner, visibility, legal_hold FROM documents WHERE id = ?').get(id) as Row | undefined;
     if (!doc) return undefined;
-    const grants = this.db.prepare('SELECT principal, permission FROM grants WHERE document_id = ? ORDER BY principal').all(id) as Grant[];
+    const grants = this.stmt('SELECT principal, permission FROM grants WHERE document_id = ? ORDER BY principal').all(id) as Grant[];
     return { owner: doc.owner as string, visibility: doc.visibility as AccessRecord['visibility'], legalHold: doc.legal_hold === 1, grants };
   }
 
   async setAccess(id: string, access: Partial<Pick<AccessRecord, 'visibility' | 'legalHold' | 'grants'>>, audit: AuditEntry): Promise<void> {
     this.db.transaction(() => {
-      if (!this.db.prepare('SELECT 1 FROM documents WHERE id = ?').get(id)) throw new StoreConflictError('not-found', `no document ${id}`);
-      if (access.visibility) this.db.prepare('UPDATE documents SET visibility = ? WHERE id = ?').run(access.visibility, id);
-      if (access.legalHold !== undefined) this.db.prepare('UPDATE documents SET legal_hold = ? WHERE id = ?').run(access.legalHold ? 1 : 0, id);
+      if (!this.stmt('SELECT 1 FROM documents WHERE id = ?').get(id)) throw new StoreConflictError('not-found', `no document ${id}`);
+      if (access.visibility) this.stmt('UPDATE documents SET visibility = ? WHERE id = ?').run(access.visibility, id);
+      if (access.legalHold !== undefined) this.stmt('UPDATE documents SET legal_hold = ? WHERE id = ?').run(access.legalHold ? 1 : 0, id);
       if (access.grants) {
-        this.db.prepare('DELETE FROM grants WHERE document_id = ?').run(id);
-        const insert = this.db.prepare('INSERT INTO grants (document_id, principal, permission) VALUES (?, ?, ?)');
+        this.stmt('DELETE FROM grants WHERE document_id = ?').run(id);
+        const insert = this.stmt('INSERT INTO grants (document_id, principal, permission) VALUES (?, ?, ?)');
         for (const g of access.grants) insert.run(id, g.principal, g.permission);
       }
       this.audit(audit);
@@ -264,110 +231,93 @@ export class SqliteStore implements Store {
 
   async grantsFor(id: string, principals: string[]): Promise<Grant[]> {
     if (principals.length === 0) return [];
-    return this.db.prepare(`SELECT principal, permission FROM grants WHERE document_id = ? AND principal IN (${principals.map(() => '?').join(', ')})`)
+    return this.stmt(`SELECT principal, permission FROM grants WHERE document_id = ? AND principal IN (${principals.map(() => '?').join(', ')})`)
       .all(id, ...principals) as Grant[];
   }
 
   async putRendition(id: string, revision: number, format: Format, blob: BlobInput): Promise<void> {
     this.db.transaction(() => {
       this.putBlob(blob);
-      this.db.prepare('INSERT INTO renditions (document_id, revision, format, blob_hash) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING').run(id, revision, format, blob.hash);
+      this.stmt('INSERT INTO renditions (document_id, revision, format, blob_hash) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING').run(id, revision, format, blob.hash);
     }).immediate();
   }
 
   async findJob(id: string, revision: number, format: Format): Promise<JobRecord | undefined> {
-    const row = this.db.prepare('SELECT * FROM jobs WHERE document_id = ? AND revision = ? AND format = ? ORDER BY created_at DESC LIMIT 1').get(id, revision, format) as Row | undefined;
+    const row = this.stmt('SELECT * FROM jobs WHERE document_id = ? AND revision = ? AND format = ? ORDER BY created_at DESC LIMIT 1').get(id, revision, format) as Row | undefined;
     return row && jobOf(row);
   }
 
   async claimJob(worker: string): Promise<JobRecord | undefined> {
-    const row = this.db.prepare(`UPDATE jobs SET status = 'running', claimed_by = @worker, updated_at = @at
+    const row = this.stmt(`UPDATE jobs SET status = 'running', claimed_by = @worker, updated_at = @at, attempts = attempts + 1
       WHERE id = (SELECT id FROM jobs WHERE status = 'queued' ORDER BY created_at, id LIMIT 1) RETURNING *`).get({ worker, at: now() }) as Row | undefined;
     return row && jobOf(row);
   }
 
   async finishJob(id: string, result: { rendition: BlobInput } | { error: string }): Promise<void> {
     this.db.transaction(() => {
-      const job = this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as Row | undefined;
+      const job = this.stmt('SELECT * FROM jobs WHERE id = ?').get(id) as Row | undefined;
       if (!job) return; // the document was deleted meanwhile
       if ('error' in result) {
-        this.db.prepare("UPDATE jobs SET status = 'failed', error = ?, updated_at = ? WHERE id = ?").run(result.error, now(), id);
+        this.stmt("UPDATE jobs SET status = 'failed', error = ?, updated_at = ? WHERE id = ?").run(result.error, now(), id);
         return;
       }
       this.putBlob(result.rendition);
-      this.db.prepare('INSERT INTO renditions (document_id, revision, format, blob_hash) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING')
+      this.stmt('INSERT INTO renditions (document_id, revision, format, blob_hash) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING')
         .run(job.document_id, job.revision, job.format, result.rendition.hash);
-      this.db.prepare("UPDATE jobs SET status = 'done', updated_at = ? WHERE id = ?").run(now(), id);
+      this.stmt("UPDATE jobs SET status = 'done', updated_at = ? WHERE id = ?").run(now(), id);
     }).immediate();
   }
 
   async getJob(id: string): Promise<JobRecord | undefined> {
-    const row = this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as Row | undefined;
+    const row = this.stmt('SELECT * FROM jobs WHERE id = ?').get(id) as Row | undefined;
     return row && jobOf(row);
   }
 
   async countJobs(status: JobStatus): Promise<number> {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM jobs WHERE status = ?').get(status) as { n: number }).n;
+    return (this.stmt('SELECT COUNT(*) AS n FROM jobs WHERE status = ?').get(status) as { n: number }).n;
   }
 
   async countDocuments(): Promise<number> {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM documents').get() as { n: number }).n;
+    return (this.stmt('SELECT COUNT(*) AS n FROM documents').get() as { n: number }).n;
   }
 
   async ensureUser(name: string): Promise<UserRecord> {
-    const existing = this.db.prepare('SELECT id, name, created_at FROM users WHERE name = ?').get(name) as Row | undefined;
+    const existing = this.stmt('SELECT id, name, created_at FROM users WHERE name = ?').get(name) as Row | undefined;
     if (existing) return { id: existing.id as string, name, createdAt: existing.created_at as string };
     const user = { id: randomUUID(), name, createdAt: now() };
-    this.db.prepare('INSERT INTO users (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING').run(user.id, name, user.createdAt);
+    this.stmt('INSERT INTO users (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING').run(user.id, name, user.createdAt);
     return this.ensureUser(name);
   }
 
   async createToken(token: { id: string; userId: string; hash: string; role: Role; expiresAt?: string }): Promise<void> {
-    this.db.prepare('INSERT INTO tokens (id, user_id, hash, role, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
+    this.stmt('INSERT INTO tokens (id, user_id, hash, role, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
       .run(token.id, token.userId, token.hash, token.role, now(), token.expiresAt ?? null);
   }
 
   async findToken(hash: string, at: string): Promise<TokenRecord | undefined> {
-    const row = this.db.prepare(`SELECT t.*, u.name AS user_name FROM tokens t JOIN users u ON u.id = t.user_id
+    const row = this.stmt(`SELECT t.*, u.name AS user_name FROM tokens t JOIN users u ON u.id = t.user_id
       WHERE t.hash = ? AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > ?)`).get(hash, at) as Row | undefined;
     if (!row) return undefined;
     const token = tokenOf(row);
     if (!token.lastUsedAt || Date.parse(at) - Date.parse(token.lastUsedAt) > TOKEN_TOUCH_MS) {
-      this.db.prepare('UPDATE tokens SET last_used_at = ? WHERE id = ?').run(at, token.id);
+      this.stmt('UPDATE tokens SET last_used_at = ? WHERE id = ?').run(at, token.id);
     }
     return token;
   }
 
   async listTokens(): Promise<TokenRecord[]> {
-    return (this.db.prepare('SELECT t.*, u.name AS user_name FROM tokens t JOIN users u ON u.id = t.user_id ORDER BY t.created_at').all() as Row[]).map(tokenOf);
+    return (this.stmt('SELECT t.*, u.name AS user_name FROM tokens t JOIN users u ON u.id = t.user_id ORDER BY t.created_at').all() as Row[]).map(tokenOf);
   }
 
   async revokeToken(id: string): Promise<boolean> {
-    return this.db.prepare('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now(), id).changes === 1;
+    return this.stmt('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now(), id).changes === 1;
   }
 
   async countTokens(): Promise<number> {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM tokens').get() as { n: number }).n;
+    return (this.stmt('SELECT COUNT(*) AS n FROM tokens').get() as { n: number }).n;
   }
 
   async listAudit(limit: number): Promise<AuditRecord[]> {
-    return (this.db.prepare('SELECT * FROM audit_log ORDER BY id DESC LIMIT ?').all(limit) as Row[]).map((row) => {
-      const entry: AuditRecord = { id: row.id as number, at: row.at as string, actor: row.actor as string, action: row.action as string };
-      if (row.document_id !== null) entry.documentId = row.document_id as string;
-      if (row.detail !== null) entry.detail = JSON.parse(row.detail as string);
-      return entry;
-    });
+    return (this.stmt('SELECT * FROM audit_log ORDER BY id DESC LIMIT ?').all(limit) as Row[]).map(auditOf);
   }
-}
-
-function revisionOf(row: Row): RevisionRecord {
-  return {
-    documentId: row.document_id as string,
-    number: row.number as number,
-    canonicalHash: row.canonical_hash as string,
-    originalHash: row.original_hash as string,
-    originalFormat: row.original_format as Format,
-    author: row.author as string,
-    createdAt: row.created_at as string,
-  };
 }

@@ -1,0 +1,311 @@
+import { randomUUID } from 'node:crypto';
+import postgres from 'postgres';
+import type { Format } from '../../oscal/formats/index.js';
+import { MIGRATIONS } from '../migrations.js';
+import { auditOf, documentOf, jobOf, revisionOf, tokenOf, type Row } from '../rows.js';
+import {
+  StoreConflictError,
+  type AccessRecord, type AuditEntry, type AuditRecord, type BlobInput, type DocumentRecord, type Grant, type JobRecord,
+  type JobStatus, type ListQuery, type RevisionInput, type RevisionRecord, type Role, type Store, type TokenRecord, type UserRecord,
+} from '../types.js';
+
+type Sql = postgres.Sql | postgres.TransactionSql;
+
+const now = () => new Date().toISOString();
+const SORT_COLUMNS = { title: 'title_lower', 'last-modified': 'last_modified', created: 'created_at' } as const;
+const TOKEN_TOUCH_MS = 60_000;
+/** Any constant shared by every process that migrates this schema. */
+const MIGRATION_LOCK = 0x05ca1d;
+/** A job still "running" this long after its last claim belongs to a process that died. */
+const JOB_LEASE_MS = 10 * 60_000;
+
+/**
+ * The scale-out store: any number of server processes on one PostgreSQL database. Revision
+ * numbers come from a row lock on the document, jobs are claimed with FOR UPDATE SKIP LOCKED,
+ * and migrations run under an advisory lock, so processes starting together do not race.
+ */
+export class PostgresStore implements Store {
+  readonly kind = 'postgres' as const;
+
+  private constructor(private readonly sql: postgres.Sql) {}
+
+  static async open(url: string, options: { max?: number } = {}): Promise<PostgresStore> {
+    const sql = postgres(url, { max: options.max ?? 10, onnotice: () => {}, transform: { undefined: null } });
+    const store = new PostgresStore(sql);
+    await store.migrate();
+    return store;
+  }
+
+  private async migrate(): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
+      await tx`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)`;
+      const [{ v }] = await tx`SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations` as unknown as [{ v: number }];
+      for (const m of MIGRATIONS.filter((m) => m.version > Number(v))) {
+        await tx.unsafe(m.postgres);
+        await tx`INSERT INTO schema_migrations (version, description, applied_at) VALUES (${m.version}, ${m.description}, ${now()})`;
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.sql.end({ timeout: 5 });
+  }
+
+  async ping(): Promise<boolean> {
+    const [row] = await this.sql`SELECT 1 AS ok`;
+    return row?.ok === 1;
+  }
+
+  private async putBlob(tx: Sql, blob: BlobInput): Promise<void> {
+    await tx`INSERT INTO blobs (hash, size, gzip, br) VALUES (${blob.hash}, ${blob.size}, ${blob.gzip}, ${blob.br ?? null})
+      ON CONFLICT (hash) DO UPDATE SET br = COALESCE(blobs.br, excluded.br)`;
+  }
+
+  private async audit(tx: Sql, entry: AuditEntry): Promise<void> {
+    await tx`INSERT INTO audit_log (at, actor, action, document_id, detail) VALUES (${now()}, ${entry.actor}, ${entry.action}, ${entry.documentId ?? null}, ${entry.detail ? JSON.stringify(entry.detail) : null})`;
+  }
+
+  private async writeRevision(tx: Sql, id: string, number: number, revision: RevisionInput, at: string): Promise<string[]> {
+    await this.putBlob(tx, revision.canonical);
+    await this.putBlob(tx, revision.original);
+    await tx`INSERT INTO revisions (document_id, number, canonical_hash, original_hash, original_format, author, created_at)
+      VALUES (${id}, ${number}, ${revision.canonical.hash}, ${revision.original.hash}, ${revision.originalFormat}, ${revision.author}, ${at})`;
+    for (const r of revision.renditions) {
+      await this.putBlob(tx, r.blob);
+      await tx`INSERT INTO renditions (document_id, revision, format, blob_hash) VALUES (${id}, ${number}, ${r.format}, ${r.blob.hash})`;
+    }
+    const jobs: string[] = [];
+    for (const format of revision.pendingFormats) {
+      const jobId = randomUUID();
+      await tx`INSERT INTO jobs (id, document_id, revision, format, status, created_at, updated_at) VALUES (${jobId}, ${id}, ${number}, ${format}, 'queued', ${at}, ${at})`;
+      jobs.push(jobId);
+    }
+    return jobs;
+  }
+
+  private fields(revision: RevisionInput) {
+    const f = revision.fields;
+    return {
+      title: f.title, title_lower: f.title.toLowerCase(), version: f.version, oscal_version: f.oscalVersion,
+      published: f.published ?? null, last_modified: f.lastModified, document_ids: JSON.stringify(f.documentIds),
+      markings: JSON.stringify(f.markings), remarks: f.remarks ?? null,
+    };
+  }
+
+  async createDocument(doc: { id: string; model: string; owner: string; visibility: 'public' | 'private' }, revision: RevisionInput, audit: AuditEntry): Promise<{ jobs: string[] }> {
+    return this.sql.begin(async (tx) => {
+      const at = now();
+      const row = { ...doc, ...this.fields(revision), revision: 1, created_at: at, updated_at: at };
+      const inserted = await tx`INSERT INTO documents ${tx(row)} ON CONFLICT (id) DO NOTHING RETURNING id`;
+      if (inserted.length === 0) throw new StoreConflictError('exists', `a document with content uuid ${doc.id} already exists`);
+      const jobs = await this.writeRevision(tx, doc.id, 1, revision, at);
+      await this.audit(tx, audit);
+      return { jobs };
+    });
+  }
+
+  async replaceDocument(id: string, revision: RevisionInput, audit: AuditEntry): Promise<{ revision: number; jobs: string[] }> {
+    return this.sql.begin(async (tx) => {
+      // The row lock makes concurrent writers, in any process, number their revisions in turn.
+      const [current] = await tx`SELECT revision FROM documents WHERE id = ${id} FOR UPDATE`;
+      if (!current) throw new StoreConflictError('not-found', `no document ${id}`);
+      const number = (current.revision as number) + 1;
+      const at = now();
+      await tx`UPDATE documents SET ${tx({ ...this.fields(revision), revision: number, updated_at: at })} WHERE id = ${id}`;
+      const jobs = await this.writeRevision(tx, id, number, revision, at);
+      await this.audit(tx, audit);
+      return { revision: number, jobs };
+    });
+  }
+
+  async getDocument(id: string): Promise<DocumentRecord | undefined> {
+    const [row] = await this.sql`SELECT * FROM documents WHERE id = ${id}`;
+    return row && documentOf(row);
+  }
+
+  async listDocuments(query: ListQuery): Promise<DocumentRecord[]> {
+    const column = SORT_COLUMNS[query.sort];
+    const params: unknown[] = [query.model];
+    const p = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    const where = ['model = $1'];
+    if (query.readableBy) {
+      const user = p(query.readableBy.userId ?? null);
+      const principals = query.readableBy.principals.map(p);
+      where.push(`(visibility = 'public' OR owner = ${user}${principals.length ? ` OR id IN (SELECT document_id FROM grants WHERE principal IN (${principals.join(', ')}))` : ''})`);
+    }
+    if (query.q) where.push(`title_lower LIKE ${p(`%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`)} ESCAPE '\\'`);
+    const op = query.descending ? '<' : '>';
+    if (query.after) {
+      const key = p(query.after.key);
+      const after = p(query.after.id);
+      where.push(`(${column} ${op} ${key} OR (${column} = ${key} AND id ${op} ${after}))`);
+    }
+    const dir = query.descending ? 'DESC' : 'ASC';
+    const rows = await this.sql.unsafe(`SELECT * FROM documents WHERE ${where.join(' AND ')} ORDER BY ${column} ${dir}, id ${dir} LIMIT ${p(query.limit)}`, params as postgres.ParameterOrJSON<never>[]);
+    return rows.map(documentOf);
+  }
+
+  async deleteDocument(id: string, audit: AuditEntry): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      const [doc] = await tx`SELECT legal_hold FROM documents WHERE id = ${id} FOR UPDATE`;
+      if (!doc) throw new StoreConflictError('not-found', `no document ${id}`);
+      if (doc.legal_hold) throw new StoreConflictError('legal-hold', 'the document is under a legal hold and cannot be deleted');
+      const hashes = (await tx`SELECT canonical_hash AS h FROM revisions WHERE document_id = ${id} UNION SELECT original_hash FROM revisions WHERE document_id = ${id}
+        UNION SELECT blob_hash FROM renditions WHERE document_id = ${id}`).map((r) => r.h as string);
+      await tx`DELETE FROM documents WHERE id = ${id}`;
+      // Blobs are shared by content: drop only those nothing else refers to any more.
+      if (hashes.length) {
+        await tx`DELETE FROM blobs b WHERE b.hash IN ${tx(hashes)}
+          AND NOT EXISTS (SELECT 1 FROM revisions WHERE canonical_hash = b.hash OR original_hash = b.hash)
+          AND NOT EXISTS (SELECT 1 FROM renditions WHERE blob_hash = b.hash)`;
+      }
+      await this.audit(tx, audit);
+    });
+  }
+
+  async listRevisions(id: string): Promise<RevisionRecord[]> {
+    return (await this.sql`SELECT * FROM revisions WHERE document_id = ${id} ORDER BY number DESC`).map(revisionOf);
+  }
+
+  async getRevision(id: string, number: number): Promise<RevisionRecord | undefined> {
+    const [row] = await this.sql`SELECT * FROM revisions WHERE document_id = ${id} AND number = ${number}`;
+    return row && revisionOf(row);
+  }
+
+  async getBlob(hash: string): Promise<Buffer | undefined> {
+    const [row] = await this.sql`SELECT gzip FROM blobs WHERE hash = ${hash}`;
+    return row?.gzip as Buffer | undefined;
+  }
+
+  async getBlobEncoded(hash: string, encoding: 'gzip' | 'br'): Promise<Buffer | undefined> {
+    const [row] = encoding === 'br' ? await this.sql`SELECT br AS data FROM blobs WHERE hash = ${hash}` : await this.sql`SELECT gzip AS data FROM blobs WHERE hash = ${hash}`;
+    return (row?.data as Buffer | null) ?? undefined;
+  }
+
+  async getRendition(id: string, revision: number, format: Format): Promise<{ hash: string; size: number } | undefined> {
+    const [row] = await this.sql`SELECT r.blob_hash AS hash, b.size AS size FROM renditions r JOIN blobs b ON b.hash = r.blob_hash
+      WHERE r.document_id = ${id} AND r.revision = ${revision} AND r.format = ${format}`;
+    return row && { hash: row.hash as string, size: Number(row.size) };
+  }
+
+  async getAccess(id: string): Promise<AccessRecord | undefined> {
+    const [doc] = await this.sql`SELECT owner, visibility, legal_hold FROM documents WHERE id = ${id}`;
+    if (!doc) return undefined;
+    const grants = await this.sql`SELECT principal, permission FROM grants WHERE document_id = ${id} ORDER BY principal COLLATE "C"`;
+    return { owner: doc.owner as string, visibility: doc.visibility as AccessRecord['visibility'], legalHold: doc.legal_hold as boolean, grants: grants.map((g) => ({ principal: g.principal as string, permission: g.permission as Grant['permission'] })) };
+  }
+
+  async setAccess(id: string, access: Partial<Pick<AccessRecord, 'visibility' | 'legalHold' | 'grants'>>, audit: AuditEntry): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      const [doc] = await tx`SELECT 1 FROM documents WHERE id = ${id} FOR UPDATE`;
+      if (!doc) throw new StoreConflictError('not-found', `no document ${id}`);
+      if (access.visibility) await tx`UPDATE documents SET visibility = ${access.visibility} WHERE id = ${id}`;
+      if (access.legalHold !== undefined) await tx`UPDATE documents SET legal_hold = ${access.legalHold} WHERE id = ${id}`;
+      if (access.grants) {
+        await tx`DELETE FROM grants WHERE document_id = ${id}`;
+        for (const g of access.grants) await tx`INSERT INTO grants (document_id, principal, permission) VALUES (${id}, ${g.principal}, ${g.permission})`;
+      }
+      await this.audit(tx, audit);
+    });
+  }
+
+  async grantsFor(id: string, principals: string[]): Promise<Grant[]> {
+    if (principals.length === 0) return [];
+    const rows = await this.sql`SELECT principal, permission FROM grants WHERE document_id = ${id} AND principal IN ${this.sql(principals)}`;
+    return rows.map((g) => ({ principal: g.principal as string, permission: g.permission as Grant['permission'] }));
+  }
+
+  async putRendition(id: string, revision: number, format: Format, blob: BlobInput): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      await this.putBlob(tx, blob);
+      await tx`INSERT INTO renditions (document_id, revision, format, blob_hash) VALUES (${id}, ${revision}, ${format}, ${blob.hash}) ON CONFLICT DO NOTHING`;
+    });
+  }
+
+  async findJob(id: string, revision: number, format: Format): Promise<JobRecord | undefined> {
+    const [row] = await this.sql`SELECT * FROM jobs WHERE document_id = ${id} AND revision = ${revision} AND format = ${format} ORDER BY created_at DESC LIMIT 1`;
+    return row && jobOf(row);
+  }
+
+  async claimJob(worker: string): Promise<JobRecord | undefined> {
+    const at = now();
+    const expired = new Date(Date.now() - JOB_LEASE_MS).toISOString();
+    const [row] = await this.sql`UPDATE jobs SET status = 'running', claimed_by = ${worker}, updated_at = ${at}, attempts = attempts + 1
+      WHERE id = (SELECT id FROM jobs WHERE status = 'queued' OR (status = 'running' AND updated_at < ${expired})
+                  ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+      RETURNING *`;
+    return row && jobOf(row);
+  }
+
+  async finishJob(id: string, result: { rendition: BlobInput } | { error: string }): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      const [job] = await tx`SELECT * FROM jobs WHERE id = ${id} FOR UPDATE`;
+      if (!job) return; // the document was deleted meanwhile
+      if ('error' in result) {
+        await tx`UPDATE jobs SET status = 'failed', error = ${result.error}, updated_at = ${now()} WHERE id = ${id}`;
+        return;
+      }
+      await this.putBlob(tx, result.rendition);
+      await tx`INSERT INTO renditions (document_id, revision, format, blob_hash) VALUES (${job.document_id}, ${job.revision}, ${job.format}, ${result.rendition.hash}) ON CONFLICT DO NOTHING`;
+      await tx`UPDATE jobs SET status = 'done', updated_at = ${now()} WHERE id = ${id}`;
+    });
+  }
+
+  async getJob(id: string): Promise<JobRecord | undefined> {
+    const [row] = await this.sql`SELECT * FROM jobs WHERE id = ${id}`;
+    return row && jobOf(row);
+  }
+
+  async countJobs(status: JobStatus): Promise<number> {
+    const [row] = await this.sql`SELECT COUNT(*) AS n FROM jobs WHERE status = ${status}`;
+    return Number(row!.n);
+  }
+
+  async countDocuments(): Promise<number> {
+    const [row] = await this.sql`SELECT COUNT(*) AS n FROM documents`;
+    return Number(row!.n);
+  }
+
+  async ensureUser(name: string): Promise<UserRecord> {
+    await this.sql`INSERT INTO users (id, name, created_at) VALUES (${randomUUID()}, ${name}, ${now()}) ON CONFLICT (name) DO NOTHING`;
+    const [row] = await this.sql`SELECT id, name, created_at FROM users WHERE name = ${name}`;
+    return { id: row!.id as string, name, createdAt: row!.created_at as string };
+  }
+
+  async createToken(token: { id: string; userId: string; hash: string; role: Role; expiresAt?: string }): Promise<void> {
+    await this.sql`INSERT INTO tokens (id, user_id, hash, role, created_at, expires_at) VALUES (${token.id}, ${token.userId}, ${token.hash}, ${token.role}, ${now()}, ${token.expiresAt ?? null})`;
+  }
+
+  async findToken(hash: string, at: string): Promise<TokenRecord | undefined> {
+    const [row] = await this.sql`SELECT t.*, u.name AS user_name FROM tokens t JOIN users u ON u.id = t.user_id
+      WHERE t.hash = ${hash} AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > ${at})`;
+    if (!row) return undefined;
+    const token = tokenOf(row);
+    if (!token.lastUsedAt || Date.parse(at) - Date.parse(token.lastUsedAt) > TOKEN_TOUCH_MS) {
+      await this.sql`UPDATE tokens SET last_used_at = ${at} WHERE id = ${token.id}`;
+    }
+    return token;
+  }
+
+  async listTokens(): Promise<TokenRecord[]> {
+    return (await this.sql`SELECT t.*, u.name AS user_name FROM tokens t JOIN users u ON u.id = t.user_id ORDER BY t.created_at`).map(tokenOf);
+  }
+
+  async revokeToken(id: string): Promise<boolean> {
+    const rows = await this.sql`UPDATE tokens SET revoked_at = ${now()} WHERE id = ${id} AND revoked_at IS NULL RETURNING id`;
+    return rows.length === 1;
+  }
+
+  async countTokens(): Promise<number> {
+    const [row] = await this.sql`SELECT COUNT(*) AS n FROM tokens`;
+    return Number(row!.n);
+  }
+
+  async listAudit(limit: number): Promise<AuditRecord[]> {
+    return (await this.sql`SELECT * FROM audit_log ORDER BY id DESC LIMIT ${limit}`).map((row) => auditOf(row as Row));
+  }
+}
