@@ -446,6 +446,15 @@ function conformance(backend: string, open: () => Promise<Store>, cleanup: () =>
       assert.deepEqual(await titlesFor('case', { userId: 'alice', principals: ['user:alice'] }), ['MIXED case Title', 'snake_case Profile', 'snakeXcase Profile']);
     }));
 
+    test('list fields holding U+0000, which JSON OSCAL may carry, are stored, found by q and given back', withStore(async (store) => {
+      const id = '7f1c0000-0000-4000-8000-000000000001';
+      const nul: DocumentFields = fields('Nul\u0000Title', { version: '1\u00002', remarks: 'before\u0000after', markings: ['TLP\u0000CLEAR'], documentIds: [{ scheme: 'http://www.doi.org/', identifier: 'x\u0000y' }] });
+      await store.createDocument(newDoc(id, 'alice', 'public'), revision('nul', nul), audit('document.create', id, 'alice', { note: 'a\u0000b' }));
+      assert.deepEqual(withoutStamps(await store.getDocument(id)), { id, model: 'catalog', owner: 'alice', visibility: 'public', legalHold: false, revision: 1, ...nul });
+      assert.deepEqual((await store.listDocuments(listQuery({ q: 'L\u0000t' }))).map((d) => d.id), [id]);
+      assert.deepEqual((await store.listAudit(1))[0]?.detail, { note: 'a\u0000b' });
+    }));
+
     test('listDocuments: each sort key ascending and descending, whole and walked in pages of 7', withStore(async (store) => {
       await createListing(store);
       for (const sort of ['title', 'last-modified', 'created'] as const) {
@@ -537,6 +546,36 @@ function conformance(backend: string, open: () => Promise<Store>, cleanup: () =>
       // A new document may take the deleted one's id, starting again at revision 1.
       await store.createDocument(newDoc(a), revision('a3', fields('Doc A again')), audit('document.create', a));
       assert.deepEqual((await store.listRevisions(a)).map((r) => r.number), [1]);
+    }));
+
+    test('a delete racing writes that reuse its blobs: every operation succeeds and the reused blobs stay', withStore(async (store) => {
+      const rounds = Array.from({ length: 16 }, (_, i) => ({ a: `8f1c0000-0000-4000-8000-0000000000${String(i).padStart(2, '0')}`, c: `8f1c0000-0000-4000-8000-0000000001${String(i).padStart(2, '0')}`, shared: originalText(`reused ${i}`) }));
+      for (const r of rounds) await store.createDocument(newDoc(r.a), revision(r.a, fields('Deleted'), { original: r.shared }), audit('document.create', r.a));
+
+      const outcomes = await Promise.allSettled(rounds.flatMap((r) => [
+        store.deleteDocument(r.a, audit('document.delete', r.a)),
+        store.createDocument(newDoc(r.c), revision(r.c, fields('Reusing'), { original: r.shared }), audit('document.create', r.c)),
+      ]));
+      const failures = outcomes.flatMap((o) => (o.status === 'rejected' ? [String(o.reason)] : []));
+      assert.deepEqual([...new Set(failures)], [], `${failures.length} of ${outcomes.length} operations failed`);
+      for (const r of rounds) {
+        assert.equal(await store.getDocument(r.a), undefined);
+        assert.equal((await store.getDocument(r.c))?.title, 'Reusing');
+        assert.equal(await blobText(store, hashOf(r.shared)), r.shared, 'the blob the new document refers to');
+      }
+    }));
+
+    test('concurrent deletes of documents sharing a blob leave no unreferenced blob behind', withStore(async (store) => {
+      const rounds = Array.from({ length: 16 }, (_, i) => ({ p: `8f2c0000-0000-4000-8000-0000000000${String(i).padStart(2, '0')}`, q: `8f2c0000-0000-4000-8000-0000000001${String(i).padStart(2, '0')}`, shared: originalText(`pair ${i}`) }));
+      for (const r of rounds) {
+        await store.createDocument(newDoc(r.p), revision(r.p, fields('P'), { original: r.shared }), audit('document.create', r.p));
+        await store.createDocument(newDoc(r.q), revision(r.q, fields('Q'), { original: r.shared }), audit('document.create', r.q));
+      }
+      await Promise.all(rounds.flatMap((r) => [store.deleteDocument(r.p, audit('document.delete', r.p)), store.deleteDocument(r.q, audit('document.delete', r.q))]));
+      assert.equal(await store.countDocuments(), 0);
+      const kept: number[] = [];
+      for (const [i, r] of rounds.entries()) if (await store.getBlob(hashOf(r.shared))) kept.push(i);
+      assert.deepEqual(kept, [], `the blobs of ${kept.length} of ${rounds.length} pairs outlived both documents`);
     }));
 
     test('deleteDocument under a legal hold is refused with reason legal-hold and deletes nothing', withStore(async (store) => {

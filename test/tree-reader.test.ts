@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { OscalError } from '../src/oscal/errors.js';
 import { parseOscal, serializeOscal } from '../src/oscal/formats/index.js';
-import { UUID, profileYaml } from './support/documents.js';
+import { catalogJson, profileYaml } from './support/documents.js';
 
 function error(text: string, format: 'json' | 'yaml'): OscalError {
   try {
@@ -13,18 +13,6 @@ function error(text: string, format: 'json' | 'yaml'): OscalError {
   }
   assert.fail('the document was accepted');
 }
-
-const catalogJson = (extra = '') => `{
-  "catalog": {
-    "uuid": "${UUID}",
-    "metadata": {
-      "title": "T",
-      "last-modified": "2024-01-01T00:00:00Z",
-      "version": "1.0",
-      "oscal-version": "1.1.2"${extra}
-    }
-  }
-}`;
 
 describe('JSON reader', () => {
   test('an unknown property is an error with its JSON pointer, line and column', () => {

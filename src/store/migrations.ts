@@ -9,19 +9,23 @@ export interface Migration {
   postgres: string;
 }
 
-/** Text columns that are sorted or paged on compare bytewise in both backends. */
-const C = 'COLLATE "C"';
+type Dialect = 'sqlite' | 'postgres';
 
-export const MIGRATIONS: readonly Migration[] = [
-  {
-    version: 1,
-    description: 'documents, revisions, blobs, renditions, jobs, users, tokens, grants, audit log',
-    sqlite: `
+/** The few column types the two dialects spell differently. */
+const TYPES = {
+  sqlite: { bytes: 'BLOB', bigint: 'INTEGER', bool: 'INTEGER NOT NULL DEFAULT 0', serial: 'INTEGER PRIMARY KEY AUTOINCREMENT', sorted: '' },
+  // Text that is sorted or paged on compares bytewise, as SQLite does.
+  postgres: { bytes: 'BYTEA', bigint: 'BIGINT', bool: 'BOOLEAN NOT NULL DEFAULT FALSE', serial: 'BIGSERIAL PRIMARY KEY', sorted: ' COLLATE "C"' },
+} as const;
+
+function schemaV1(dialect: Dialect): string {
+  const t = TYPES[dialect];
+  return `
       CREATE TABLE blobs (
         hash TEXT PRIMARY KEY,
-        size INTEGER NOT NULL,
-        gzip BLOB NOT NULL,
-        br BLOB
+        size ${t.bigint} NOT NULL,
+        gzip ${t.bytes} NOT NULL,
+        br ${t.bytes}
       );
       CREATE TABLE users (
         id TEXT PRIMARY KEY,
@@ -39,22 +43,22 @@ export const MIGRATIONS: readonly Migration[] = [
         last_used_at TEXT
       );
       CREATE TABLE documents (
-        id TEXT PRIMARY KEY,
+        id TEXT${t.sorted} PRIMARY KEY,
         model TEXT NOT NULL,
         owner TEXT NOT NULL,
         visibility TEXT NOT NULL CHECK (visibility IN ('public', 'private')),
-        legal_hold INTEGER NOT NULL DEFAULT 0,
+        legal_hold ${t.bool},
         revision INTEGER NOT NULL,
         title TEXT NOT NULL,
-        title_lower TEXT NOT NULL,
+        title_lower TEXT${t.sorted} NOT NULL,
         version TEXT NOT NULL,
         oscal_version TEXT NOT NULL,
         published TEXT,
-        last_modified TEXT NOT NULL,
+        last_modified TEXT${t.sorted} NOT NULL,
         document_ids TEXT NOT NULL,
         markings TEXT NOT NULL,
         remarks TEXT,
-        created_at TEXT NOT NULL,
+        created_at TEXT${t.sorted} NOT NULL,
         updated_at TEXT NOT NULL
       );
       CREATE INDEX documents_by_title ON documents (model, title_lower, id);
@@ -62,97 +66,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX documents_by_created ON documents (model, created_at, id);
       CREATE INDEX documents_by_owner ON documents (owner);
       CREATE TABLE revisions (
-        document_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-        number INTEGER NOT NULL,
-        canonical_hash TEXT NOT NULL REFERENCES blobs(hash),
-        original_hash TEXT NOT NULL REFERENCES blobs(hash),
-        original_format TEXT NOT NULL,
-        author TEXT NOT NULL,
-        created_at TEXT NOT NULL,
-        PRIMARY KEY (document_id, number)
-      );
-      CREATE TABLE renditions (
-        document_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-        revision INTEGER NOT NULL,
-        format TEXT NOT NULL,
-        blob_hash TEXT NOT NULL REFERENCES blobs(hash),
-        PRIMARY KEY (document_id, revision, format)
-      );
-      CREATE TABLE grants (
-        document_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-        principal TEXT NOT NULL,
-        permission TEXT NOT NULL CHECK (permission IN ('read', 'write')),
-        PRIMARY KEY (document_id, principal)
-      );
-      CREATE INDEX grants_by_principal ON grants (principal, document_id);
-      CREATE TABLE jobs (
-        id TEXT PRIMARY KEY,
-        document_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-        revision INTEGER NOT NULL,
-        format TEXT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'done', 'failed')),
-        error TEXT,
-        claimed_by TEXT,
-        created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL
-      );
-      CREATE INDEX jobs_queue ON jobs (status, created_at);
-      CREATE TABLE audit_log (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        at TEXT NOT NULL,
-        actor TEXT NOT NULL,
-        action TEXT NOT NULL,
-        document_id TEXT,
-        detail TEXT
-      );
-    `,
-    postgres: `
-      CREATE TABLE blobs (
-        hash TEXT PRIMARY KEY,
-        size BIGINT NOT NULL,
-        gzip BYTEA NOT NULL,
-        br BYTEA
-      );
-      CREATE TABLE users (
-        id TEXT PRIMARY KEY,
-        name TEXT NOT NULL UNIQUE,
-        created_at TEXT NOT NULL
-      );
-      CREATE TABLE tokens (
-        id TEXT PRIMARY KEY,
-        user_id TEXT NOT NULL REFERENCES users(id),
-        hash TEXT NOT NULL UNIQUE,
-        role TEXT NOT NULL CHECK (role IN ('admin', 'writer', 'reader')),
-        created_at TEXT NOT NULL,
-        expires_at TEXT,
-        revoked_at TEXT,
-        last_used_at TEXT
-      );
-      CREATE TABLE documents (
-        id TEXT ${C} PRIMARY KEY,
-        model TEXT NOT NULL,
-        owner TEXT NOT NULL,
-        visibility TEXT NOT NULL CHECK (visibility IN ('public', 'private')),
-        legal_hold BOOLEAN NOT NULL DEFAULT FALSE,
-        revision INTEGER NOT NULL,
-        title TEXT NOT NULL,
-        title_lower TEXT ${C} NOT NULL,
-        version TEXT NOT NULL,
-        oscal_version TEXT NOT NULL,
-        published TEXT,
-        last_modified TEXT ${C} NOT NULL,
-        document_ids TEXT NOT NULL,
-        markings TEXT NOT NULL,
-        remarks TEXT,
-        created_at TEXT ${C} NOT NULL,
-        updated_at TEXT NOT NULL
-      );
-      CREATE INDEX documents_by_title ON documents (model, title_lower, id);
-      CREATE INDEX documents_by_last_modified ON documents (model, last_modified, id);
-      CREATE INDEX documents_by_created ON documents (model, created_at, id);
-      CREATE INDEX documents_by_owner ON documents (owner);
-      CREATE TABLE revisions (
-        document_id TEXT ${C} NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        document_id TEXT${t.sorted} NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
         number INTEGER NOT NULL,
         canonical_hash TEXT NOT NULL REFERENCES blobs(hash),
         original_hash TEXT NOT NULL REFERENCES blobs(hash),
@@ -164,7 +78,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX revisions_by_canonical ON revisions (canonical_hash);
       CREATE INDEX revisions_by_original ON revisions (original_hash);
       CREATE TABLE renditions (
-        document_id TEXT ${C} NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        document_id TEXT${t.sorted} NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
         revision INTEGER NOT NULL,
         format TEXT NOT NULL,
         blob_hash TEXT NOT NULL REFERENCES blobs(hash),
@@ -172,7 +86,7 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX renditions_by_blob ON renditions (blob_hash);
       CREATE TABLE grants (
-        document_id TEXT ${C} NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        document_id TEXT${t.sorted} NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
         principal TEXT NOT NULL,
         permission TEXT NOT NULL CHECK (permission IN ('read', 'write')),
         PRIMARY KEY (document_id, principal)
@@ -180,26 +94,34 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX grants_by_principal ON grants (principal, document_id);
       CREATE TABLE jobs (
         id TEXT PRIMARY KEY,
-        document_id TEXT ${C} NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        document_id TEXT${t.sorted} NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
         revision INTEGER NOT NULL,
         format TEXT NOT NULL,
         status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'done', 'failed')),
         error TEXT,
         claimed_by TEXT,
-        created_at TEXT ${C} NOT NULL,
+        created_at TEXT${t.sorted} NOT NULL,
         updated_at TEXT NOT NULL
       );
       CREATE INDEX jobs_queue ON jobs (status, created_at);
       CREATE INDEX jobs_by_document ON jobs (document_id, revision, format);
       CREATE TABLE audit_log (
-        id BIGSERIAL PRIMARY KEY,
+        id ${t.serial},
         at TEXT NOT NULL,
         actor TEXT NOT NULL,
         action TEXT NOT NULL,
         document_id TEXT,
         detail TEXT
       );
-    `,
+    `;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'documents, revisions, blobs, renditions, jobs, users, tokens, grants, audit log',
+    sqlite: schemaV1('sqlite'),
+    postgres: schemaV1('postgres'),
   },
   {
     version: 2,

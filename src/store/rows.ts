@@ -1,5 +1,5 @@
 import type { Format } from '../oscal/formats/index.js';
-import type { AuditRecord, DocumentRecord, JobRecord, JobStatus, RevisionRecord, Role, TokenRecord } from './types.js';
+import type { AuditRecord, DocumentFields, DocumentRecord, JobRecord, JobStatus, RevisionRecord, Role, TokenRecord } from './types.js';
 
 /** A row as either backend returns it (SQLite: 0/1 for booleans; PostgreSQL: bigint as text). */
 export type Row = Record<string, unknown>;
@@ -66,4 +66,13 @@ export function auditOf(row: Row): AuditRecord {
   if (row.document_id !== null) entry.documentId = row.document_id as string;
   if (row.detail !== null) entry.detail = JSON.parse(row.detail as string);
   return entry;
+}
+
+/** The documents table's list-field columns for a revision's fields. */
+export function fieldColumns(f: DocumentFields) {
+  return {
+    title: f.title, title_lower: f.title.toLowerCase(), version: f.version, oscal_version: f.oscalVersion,
+    published: f.published ?? null, last_modified: f.lastModified, document_ids: JSON.stringify(f.documentIds),
+    markings: JSON.stringify(f.markings), remarks: f.remarks ?? null,
+  };
 }

@@ -14,6 +14,21 @@ export function catalogXml(metadataExtra = '', body = '', version = '1.1.2'): st
 `;
 }
 
+/** A catalog in JSON whose lines the tests count on: metadata fields on lines 5 to 8. */
+export function catalogJson(metadataExtra = '', body = ''): string {
+  return `{
+  "catalog": {
+    "uuid": "${UUID}",
+    "metadata": {
+      "title": "T",
+      "last-modified": "2024-01-01T00:00:00Z",
+      "version": "1.0",
+      "oscal-version": "1.1.2"${metadataExtra}
+    }${body}
+  }
+}`;
+}
+
 export function profileYaml(extra = ''): string {
   return `---
 profile:

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import postgres from 'postgres';
 import type { Format } from '../../oscal/formats/index.js';
 import { MIGRATIONS } from '../migrations.js';
-import { auditOf, documentOf, jobOf, revisionOf, tokenOf, type Row } from '../rows.js';
+import { auditOf, documentOf, fieldColumns, jobOf, revisionOf, tokenOf, type Row } from '../rows.js';
 import {
   StoreConflictError,
   type AccessRecord, type AuditEntry, type AuditRecord, type BlobInput, type DocumentRecord, type Grant, type JobRecord,
@@ -84,19 +84,10 @@ export class PostgresStore implements Store {
     return jobs;
   }
 
-  private fields(revision: RevisionInput) {
-    const f = revision.fields;
-    return {
-      title: f.title, title_lower: f.title.toLowerCase(), version: f.version, oscal_version: f.oscalVersion,
-      published: f.published ?? null, last_modified: f.lastModified, document_ids: JSON.stringify(f.documentIds),
-      markings: JSON.stringify(f.markings), remarks: f.remarks ?? null,
-    };
-  }
-
   async createDocument(doc: { id: string; model: string; owner: string; visibility: 'public' | 'private' }, revision: RevisionInput, audit: AuditEntry): Promise<{ jobs: string[] }> {
     return this.sql.begin(async (tx) => {
       const at = now();
-      const row = { ...doc, ...this.fields(revision), revision: 1, created_at: at, updated_at: at };
+      const row = { ...doc, ...fieldColumns(revision.fields), revision: 1, created_at: at, updated_at: at };
       const inserted = await tx`INSERT INTO documents ${tx(row)} ON CONFLICT (id) DO NOTHING RETURNING id`;
       if (inserted.length === 0) throw new StoreConflictError('exists', `a document with content uuid ${doc.id} already exists`);
       const jobs = await this.writeRevision(tx, doc.id, 1, revision, at);
@@ -112,7 +103,7 @@ export class PostgresStore implements Store {
       if (!current) throw new StoreConflictError('not-found', `no document ${id}`);
       const number = (current.revision as number) + 1;
       const at = now();
-      await tx`UPDATE documents SET ${tx({ ...this.fields(revision), revision: number, updated_at: at })} WHERE id = ${id}`;
+      await tx`UPDATE documents SET ${tx({ ...fieldColumns(revision.fields), revision: number, updated_at: at })} WHERE id = ${id}`;
       const jobs = await this.writeRevision(tx, id, number, revision, at);
       await this.audit(tx, audit);
       return { revision: number, jobs };

@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Format } from '../../oscal/formats/index.js';
 import { MIGRATIONS } from '../migrations.js';
-import { auditOf, documentOf, jobOf, revisionOf, tokenOf, type Row } from '../rows.js';
+import { auditOf, documentOf, fieldColumns, jobOf, revisionOf, tokenOf, type Row } from '../rows.js';
 import {
   StoreConflictError,
   type AccessRecord, type AuditEntry, type AuditRecord, type BlobInput, type DocumentRecord, type Grant, type JobRecord,
@@ -98,22 +98,13 @@ export class SqliteStore implements Store {
     });
   }
 
-  private fieldParams(revision: RevisionInput) {
-    const f = revision.fields;
-    return {
-      title: f.title, title_lower: f.title.toLowerCase(), version: f.version, oscal_version: f.oscalVersion,
-      published: f.published ?? null, last_modified: f.lastModified, document_ids: JSON.stringify(f.documentIds),
-      markings: JSON.stringify(f.markings), remarks: f.remarks ?? null,
-    };
-  }
-
   async createDocument(doc: { id: string; model: string; owner: string; visibility: 'public' | 'private' }, revision: RevisionInput, audit: AuditEntry): Promise<{ jobs: string[] }> {
     return this.db.transaction(() => {
       if (this.stmt('SELECT 1 FROM documents WHERE id = ?').get(doc.id)) throw new StoreConflictError('exists', `a document with content uuid ${doc.id} already exists`);
       const at = now();
       this.stmt(`INSERT INTO documents (id, model, owner, visibility, revision, title, title_lower, version, oscal_version, published, last_modified, document_ids, markings, remarks, created_at, updated_at)
         VALUES (@id, @model, @owner, @visibility, 1, @title, @title_lower, @version, @oscal_version, @published, @last_modified, @document_ids, @markings, @remarks, @at, @at)`)
-        .run({ ...doc, ...this.fieldParams(revision), at });
+        .run({ ...doc, ...fieldColumns(revision.fields), at });
       const jobs = this.writeRevision(doc.id, 1, revision, at);
       this.audit(audit);
       return { jobs };
@@ -128,7 +119,7 @@ export class SqliteStore implements Store {
       const at = now();
       this.stmt(`UPDATE documents SET revision = @number, title = @title, title_lower = @title_lower, version = @version, oscal_version = @oscal_version,
         published = @published, last_modified = @last_modified, document_ids = @document_ids, markings = @markings, remarks = @remarks, updated_at = @at WHERE id = @id`)
-        .run({ id, number, ...this.fieldParams(revision), at });
+        .run({ id, number, ...fieldColumns(revision.fields), at });
       const jobs = this.writeRevision(id, number, revision, at);
       this.audit(audit);
       return { revision: number, jobs };
