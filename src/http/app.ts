@@ -2,17 +2,19 @@ import { randomUUID } from 'node:crypto';
 import fastifyCompress from '@fastify/compress';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { ContentService } from '../service/content.js';
 import { DocumentService } from '../service/documents.js';
 import { unauthenticated } from '../service/errors.js';
 import { CONTENT_MEDIA_TYPES } from '../service/media-types.js';
+import { RegistryService } from '../service/registry.js';
 import type { RenditionWorkers } from '../service/rendition-workers.js';
 import type { Store, Visibility } from '../store/types.js';
 import { identify } from './authenticate.js';
 import { errorHandler, sendError } from './errors.js';
 import { genericRoutes } from './generic/routes.js';
 import { opsRoutes } from './ops.js';
+import { registryRoutes, uploadRoute } from './registry/routes.js';
 
 export interface AppOptions {
   store: Store;
@@ -52,7 +54,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(fastifyCompress, { global: true, threshold: 2048, encodings: ['br', 'gzip'] });
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: 'OSCAL Depot', version: VERSION, description: 'The generic OSCAL REST interface (/oscal/v1).' },
+      info: { title: 'OSCAL Depot', version: VERSION, description: 'The generic OSCAL REST interface (/oscal/v1) and the registry variant (/api/v1, /api/upload).' },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
@@ -61,14 +63,26 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const documents = new DocumentService(options.store, { defaultVisibility: options.defaultVisibility, inlineRenditionLimit: options.inlineRenditionLimit });
   const content = new ContentService(options.store, documents);
+  const registry = new RegistryService(options.store, documents);
+  const workers = options.workers ? { workers: options.workers } : {};
+  const authenticate = async (request: FastifyRequest): Promise<void> => {
+    request.identity = await identify(options.store, request);
+    // Every write needs credentials: refuse before a body from nobody is even read.
+    if (request.identity.kind === 'anonymous' && request.method !== 'GET' && request.method !== 'HEAD') throw unauthenticated();
+  };
   await app.register(async (api) => {
-    api.addHook('onRequest', async (request) => {
-      request.identity = await identify(options.store, request);
-      // Every write needs credentials: refuse before a body from nobody is even read.
-      if (request.identity.kind === 'anonymous' && request.method !== 'GET' && request.method !== 'HEAD') throw unauthenticated();
-    });
-    await genericRoutes(api, { store: options.store, documents, content, publicUrl: options.publicUrl, ...(options.workers ? { workers: options.workers } : {}) });
+    api.addHook('onRequest', authenticate);
+    await genericRoutes(api, { store: options.store, documents, content, publicUrl: options.publicUrl, ...workers });
   }, { prefix: '/oscal/v1' });
+  const registryDeps = { store: options.store, documents, registry, publicUrl: options.publicUrl, maxBody: options.maxBody, ...workers };
+  await app.register(async (api) => {
+    api.addHook('onRequest', authenticate);
+    await registryRoutes(api, registryDeps);
+  }, { prefix: '/api/v1' });
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', authenticate);
+    await uploadRoute(scope, registryDeps);
+  });
   await opsRoutes(app, options.store);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;

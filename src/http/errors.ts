@@ -18,6 +18,13 @@ const FASTIFY_ERRORS: Record<string, { status: number; code: string; message: (e
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'unsupported-media-type', message: () => 'this Content-Type is not accepted; send application/json, application/xml or application/yaml' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'malformed', message: () => 'Content-Length does not match the body' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'malformed', message: () => 'the body is empty' },
+  FST_REQ_FILE_TOO_LARGE: { status: 413, code: 'too-large', message: () => 'the file is larger than this server accepts' },
+  FST_FILES_LIMIT: { status: 413, code: 'too-many-parts', message: () => 'send one file, in the field "file"' },
+  FST_PARTS_LIMIT: { status: 413, code: 'too-many-parts', message: () => 'the form has too many parts; send one file, in the field "file"' },
+  FST_FIELDS_LIMIT: { status: 413, code: 'too-many-parts', message: () => 'the form has too many fields; send one file, in the field "file"' },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, code: 'unsupported-media-type', message: () => 'not a multipart/form-data request' },
+  FST_NO_FORM_DATA: { status: 400, code: 'missing-file', message: () => 'the form holds no file: send it in the field "file"' },
+  FST_PROTO_VIOLATION: { status: 400, code: 'malformed', message: () => 'the multipart body is malformed' },
 };
 
 export function sendError(reply: FastifyReply, status: number, code: string, message: string, errors?: ErrorDetail[]): FastifyReply {

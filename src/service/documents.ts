@@ -31,7 +31,7 @@ function detail(issue: { path?: string; message: string; line?: number; column?:
 }
 
 /** Reads and checks a request body as OSCAL content of the expected model (D3 statuses). */
-export function readContent(body: Buffer, contentType: string | undefined, model: string): { doc: ParsedDocument; text: string; format: Format } {
+export function readContent(body: Buffer, contentType: string | undefined, model: string | undefined): { doc: ParsedDocument; text: string; format: Format } {
   const format = formatOfContentType(contentType);
   if (!format) {
     throw new ServiceError(415, 'unsupported-media-type', contentType
@@ -52,7 +52,7 @@ export function readContent(body: Buffer, contentType: string | undefined, model
     if (SYNTAX_ERRORS.has(e.code)) throw new ServiceError(400, e.code, `the body is not well-formed ${format.toUpperCase()}: ${e.message}`, [detail(e)]);
     throw new ServiceError(422, 'invalid-oscal', `the body is not valid OSCAL: ${e.message}`, [detail(e)]);
   }
-  const issues: ValidationIssue[] = validateDocument(doc, { expectedModel: model });
+  const issues: ValidationIssue[] = validateDocument(doc, model === undefined ? {} : { expectedModel: model });
   if (issues.length) {
     locateIssues(text, format, issues);
     const first = issues[0]!;
@@ -101,17 +101,27 @@ export class DocumentService {
     const { doc, format } = readContent(body, contentType, model);
     const outcome = applyContentIdentifier(metadataOf(doc));
     if (!outcome.ok) throw new ServiceError(422, 'invalid-identifier', outcome.message, [{ path: `/${model}/metadata/document-ids`, message: outcome.message }]);
+    return this.storeNew(identity, outcome.id, doc, body, format, this.settings.defaultVisibility);
+  }
+
+  /** Stores a checked document, its content identifier already in place, as a new document. */
+  async storeNew(identity: Identity & { kind: 'user' }, id: string, doc: ParsedDocument, body: Buffer, format: Format, visibility: Visibility): Promise<{ record: DocumentRecord; jobs: string[] }> {
     try {
       const { jobs } = await this.store.createDocument(
-        { id: outcome.id, model, owner: identity.name, visibility: this.settings.defaultVisibility },
+        { id, model: doc.model, owner: identity.name, visibility },
         this.revisionInput(identity, doc, body, format),
-        { actor: identity.name, action: 'document.create', documentId: outcome.id, detail: { model, format } },
+        { actor: identity.name, action: 'document.create', documentId: id, detail: { model: doc.model, format } },
       );
-      return { record: (await this.store.getDocument(outcome.id))!, jobs };
+      return { record: (await this.store.getDocument(id))!, jobs };
     } catch (e) {
-      if (e instanceof StoreConflictError && e.reason === 'exists') throw new ServiceError(409, 'conflict', `a document with content uuid ${outcome.id} already exists; PUT to replace it`);
+      if (e instanceof StoreConflictError && e.reason === 'exists') throw new ServiceError(409, 'conflict', `a document with content uuid ${id} already exists; PUT to replace it`);
       throw e;
     }
+  }
+
+  /** Stores a checked document as the next revision of an existing one. */
+  async storeRevision(identity: Identity & { kind: 'user' }, id: string, doc: ParsedDocument, body: Buffer, format: Format): Promise<{ revision: number; jobs: string[] }> {
+    return this.store.replaceDocument(id, this.revisionInput(identity, doc, body, format), { actor: identity.name, action: 'document.replace', documentId: id, detail: { format } });
   }
 
   async replace(identity: Identity, model: string, id: string, body: Buffer, contentType: string | undefined): Promise<{ revision: number; jobs: string[] }> {
@@ -124,8 +134,7 @@ export class DocumentService {
       const status = outcome.reason === 'mismatch' ? 409 : 422;
       throw new ServiceError(status, status === 409 ? 'conflict' : 'invalid-identifier', outcome.message, [{ path: `/${model}/metadata/document-ids`, message: outcome.message }]);
     }
-    return this.store.replaceDocument(id, this.revisionInput(identity as Identity & { kind: 'user' }, doc, body, format),
-      { actor: identity.name, action: 'document.replace', documentId: id, detail: { format } });
+    return this.storeRevision(identity, id, doc, body, format);
   }
 
   async list(identity: Identity, model: string, options: { limit: number; q?: string; sort: SortKey; descending: boolean; after?: { key: string; id: string } }): Promise<DocumentRecord[]> {

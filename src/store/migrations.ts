@@ -129,4 +129,15 @@ export const MIGRATIONS: readonly Migration[] = [
     sqlite: 'ALTER TABLE jobs ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;',
     postgres: 'ALTER TABLE jobs ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;',
   },
+  {
+    version: 3,
+    description: 'list fields and a record id per revision, and the last number given, for deleting versions',
+    // SQLite's rowid serves as the record id. A deleted version's number is never given again.
+    sqlite: `ALTER TABLE revisions ADD COLUMN fields TEXT;
+      ALTER TABLE documents ADD COLUMN last_revision INTEGER NOT NULL DEFAULT 0;
+      UPDATE documents SET last_revision = revision;`,
+    postgres: `ALTER TABLE revisions ADD COLUMN fields TEXT; ALTER TABLE revisions ADD COLUMN record_id BIGSERIAL;
+      ALTER TABLE documents ADD COLUMN last_revision INTEGER NOT NULL DEFAULT 0;
+      UPDATE documents SET last_revision = revision;`,
+  },
 ];

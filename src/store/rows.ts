@@ -53,6 +53,9 @@ export function revisionOf(row: Row): RevisionRecord {
   return {
     documentId: row.document_id as string,
     number: row.number as number,
+    recordId: Number(row.record_id),
+    fields: JSON.parse(row.fields as string),
+    size: Number(row.size),
     canonicalHash: row.canonical_hash as string,
     originalHash: row.original_hash as string,
     originalFormat: row.original_format as Format,

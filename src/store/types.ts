@@ -54,6 +54,12 @@ export interface RevisionInput {
 export interface RevisionRecord {
   documentId: string;
   number: number;
+  /** A number unique across all revisions of the store. */
+  recordId: number;
+  /** The list fields as this revision had them. */
+  fields: DocumentFields;
+  /** Bytes of the JSON form. */
+  size: number;
   canonicalHash: string;
   originalHash: string;
   originalFormat: Format;
@@ -131,7 +137,7 @@ export interface AuditRecord extends AuditEntry {
 }
 
 export class StoreConflictError extends Error {
-  constructor(readonly reason: 'exists' | 'legal-hold' | 'not-found', message: string) {
+  constructor(readonly reason: 'exists' | 'legal-hold' | 'not-found' | 'last-version', message: string) {
     super(message);
     this.name = 'StoreConflictError';
   }
@@ -149,7 +155,10 @@ export interface Store {
   listDocuments(query: ListQuery): Promise<DocumentRecord[]>;
   /** Removes the document and everything hanging off it; refuses under a legal hold. */
   deleteDocument(id: string, audit: AuditEntry): Promise<void>;
+  /** Newest first. */
   listRevisions(id: string): Promise<RevisionRecord[]>;
+  /** Removes one revision (never the only one); the newest remaining becomes current. */
+  deleteRevision(id: string, number: number, audit: AuditEntry): Promise<void>;
   getRevision(id: string, number: number): Promise<RevisionRecord | undefined>;
 
   getBlob(hash: string): Promise<Buffer | undefined>;

@@ -4,9 +4,9 @@ import type { DocumentService } from '../../service/documents.js';
 import { ServiceError } from '../../service/errors.js';
 import { negotiateFormat, RESPONSE_TYPE } from '../../service/media-types.js';
 import type { RenditionWorkers } from '../../service/rendition-workers.js';
-import type { Grant, Store, Visibility } from '../../store/types.js';
+import type { DocumentRecord, Grant, Store, Visibility } from '../../store/types.js';
 import { sendStored } from '../send-rendition.js';
-import { decodeCursor, encodeCursor, listItem, parseSort, SORTS, sortValue } from './list-items.js';
+import { LIST_QUERYSTRING, listPage, type ListQuerystring } from '../list-page.js';
 
 /** The OSCAL models of D1, as path segments of the generic interface. */
 export const MODELS = ['catalog', 'profile', 'component-definition', 'system-security-plan', 'assessment-plan', 'assessment-results', 'plan-of-action-and-milestones', 'mapping-collection'] as const;
@@ -22,7 +22,20 @@ export interface GenericDeps {
 const modelParam = { type: 'string', enum: [...MODELS] } as const;
 const idParam = { type: 'string', maxLength: 64 } as const;
 
-interface ListQuerystring { limit: number; cursor?: string; q?: string; sort: (typeof SORTS)[number] }
+/** A content list item (generic-interface 2.3, D4). */
+function listItem(doc: DocumentRecord): Record<string, unknown> {
+  return {
+    'content-uuid': doc.id,
+    title: doc.title,
+    ...(doc.published !== undefined ? { published: doc.published } : {}),
+    'last-modified': doc.lastModified,
+    version: doc.version,
+    'oscal-version': doc.oscalVersion,
+    'document-ids': doc.documentIds,
+    markings: doc.markings,
+    ...(doc.remarks !== undefined ? { remarks: doc.remarks } : {}),
+  };
+}
 
 export async function genericRoutes(app: FastifyInstance, deps: GenericDeps): Promise<void> {
   const { documents, content, store } = deps;
@@ -32,30 +45,11 @@ export async function genericRoutes(app: FastifyInstance, deps: GenericDeps): Pr
     schema: {
       summary: 'List the documents of a model that the caller may read',
       params: { type: 'object', properties: { model: modelParam }, required: ['model'] },
-      querystring: {
-        type: 'object',
-        properties: {
-          limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
-          cursor: { type: 'string', maxLength: 2048 },
-          q: { type: 'string', maxLength: 200, description: 'case-insensitive part of the title' },
-          sort: { type: 'string', enum: [...SORTS], default: 'title' },
-        },
-        additionalProperties: false,
-      },
+      querystring: LIST_QUERYSTRING,
     },
   }, async (request, reply) => {
     const { model } = request.params;
-    const { limit, cursor, q, sort } = request.query;
-    const after = cursor === undefined ? undefined : decodeCursor(cursor);
-    if (cursor !== undefined && !after) throw new ServiceError(400, 'bad-request', 'the cursor is not one this server gave out');
-    const order = parseSort(sort);
-    const page = await documents.list(request.identity, model, { limit: limit + 1, ...order, ...(q ? { q } : {}), ...(after ? { after } : {}) });
-    const items = page.slice(0, limit);
-    if (page.length > limit) {
-      const last = items[items.length - 1]!;
-      const next = new URLSearchParams({ limit: String(limit), sort, cursor: encodeCursor(sortValue(last, order.sort), last.id), ...(q ? { q } : {}) });
-      reply.header('Link', `<${base}/${model}?${next}>; rel="next"`);
-    }
+    const items = await listPage(documents, request.identity, model, request.query, reply, `${base}/${model}`);
     return { [`${model}-list`]: items.map(listItem) };
   });
 

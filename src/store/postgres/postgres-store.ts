@@ -69,8 +69,8 @@ export class PostgresStore implements Store {
   private async writeRevision(tx: Sql, id: string, number: number, revision: RevisionInput, at: string): Promise<string[]> {
     await this.putBlob(tx, revision.canonical);
     await this.putBlob(tx, revision.original);
-    await tx`INSERT INTO revisions (document_id, number, canonical_hash, original_hash, original_format, author, created_at)
-      VALUES (${id}, ${number}, ${revision.canonical.hash}, ${revision.original.hash}, ${revision.originalFormat}, ${revision.author}, ${at})`;
+    await tx`INSERT INTO revisions (document_id, number, canonical_hash, original_hash, original_format, author, created_at, fields)
+      VALUES (${id}, ${number}, ${revision.canonical.hash}, ${revision.original.hash}, ${revision.originalFormat}, ${revision.author}, ${at}, ${JSON.stringify(revision.fields)})`;
     for (const r of revision.renditions) {
       await this.putBlob(tx, r.blob);
       await tx`INSERT INTO renditions (document_id, revision, format, blob_hash) VALUES (${id}, ${number}, ${r.format}, ${r.blob.hash})`;
@@ -87,7 +87,7 @@ export class PostgresStore implements Store {
   async createDocument(doc: { id: string; model: string; owner: string; visibility: 'public' | 'private' }, revision: RevisionInput, audit: AuditEntry): Promise<{ jobs: string[] }> {
     return this.sql.begin(async (tx) => {
       const at = now();
-      const row = { ...doc, ...fieldColumns(revision.fields), revision: 1, created_at: at, updated_at: at };
+      const row = { ...doc, ...fieldColumns(revision.fields), revision: 1, last_revision: 1, created_at: at, updated_at: at };
       const inserted = await tx`INSERT INTO documents ${tx(row)} ON CONFLICT (id) DO NOTHING RETURNING id`;
       if (inserted.length === 0) throw new StoreConflictError('exists', `a document with content uuid ${doc.id} already exists`);
       const jobs = await this.writeRevision(tx, doc.id, 1, revision, at);
@@ -99,11 +99,11 @@ export class PostgresStore implements Store {
   async replaceDocument(id: string, revision: RevisionInput, audit: AuditEntry): Promise<{ revision: number; jobs: string[] }> {
     return this.sql.begin(async (tx) => {
       // The row lock makes concurrent writers, in any process, number their revisions in turn.
-      const [current] = await tx`SELECT revision FROM documents WHERE id = ${id} FOR UPDATE`;
+      const [current] = await tx`SELECT last_revision FROM documents WHERE id = ${id} FOR UPDATE`;
       if (!current) throw new StoreConflictError('not-found', `no document ${id}`);
-      const number = (current.revision as number) + 1;
+      const number = (current.last_revision as number) + 1;
       const at = now();
-      await tx`UPDATE documents SET ${tx({ ...fieldColumns(revision.fields), revision: number, updated_at: at })} WHERE id = ${id}`;
+      await tx`UPDATE documents SET ${tx({ ...fieldColumns(revision.fields), revision: number, last_revision: number, updated_at: at })} WHERE id = ${id}`;
       const jobs = await this.writeRevision(tx, id, number, revision, at);
       await this.audit(tx, audit);
       return { revision: number, jobs };
@@ -148,23 +148,47 @@ export class PostgresStore implements Store {
       const hashes = (await tx`SELECT canonical_hash AS h FROM revisions WHERE document_id = ${id} UNION SELECT original_hash FROM revisions WHERE document_id = ${id}
         UNION SELECT blob_hash FROM renditions WHERE document_id = ${id}`).map((r) => r.h as string);
       await tx`DELETE FROM documents WHERE id = ${id}`;
-      // Blobs are shared by content: drop only those nothing else refers to any more.
-      if (hashes.length) {
-        await tx`DELETE FROM blobs b WHERE b.hash IN ${tx(hashes)}
-          AND NOT EXISTS (SELECT 1 FROM revisions WHERE canonical_hash = b.hash OR original_hash = b.hash)
-          AND NOT EXISTS (SELECT 1 FROM renditions WHERE blob_hash = b.hash)`;
-      }
+      await this.dropUnreferenced(tx, hashes);
       await this.audit(tx, audit);
     });
   }
 
   async listRevisions(id: string): Promise<RevisionRecord[]> {
-    return (await this.sql`SELECT * FROM revisions WHERE document_id = ${id} ORDER BY number DESC`).map(revisionOf);
+    return (await this.sql`SELECT r.*, b.size FROM revisions r JOIN blobs b ON b.hash = r.canonical_hash WHERE r.document_id = ${id} ORDER BY r.number DESC`).map(revisionOf);
   }
 
   async getRevision(id: string, number: number): Promise<RevisionRecord | undefined> {
-    const [row] = await this.sql`SELECT * FROM revisions WHERE document_id = ${id} AND number = ${number}`;
+    const [row] = await this.sql`SELECT r.*, b.size FROM revisions r JOIN blobs b ON b.hash = r.canonical_hash WHERE r.document_id = ${id} AND r.number = ${number}`;
     return row && revisionOf(row);
+  }
+
+  async deleteRevision(id: string, number: number, audit: AuditEntry): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      const [doc] = await tx`SELECT revision FROM documents WHERE id = ${id} FOR UPDATE`;
+      const [target] = await tx`SELECT canonical_hash, original_hash FROM revisions WHERE document_id = ${id} AND number = ${number}`;
+      if (!doc || !target) throw new StoreConflictError('not-found', `no version ${number} of ${id}`);
+      const [{ n }] = await tx`SELECT COUNT(*) AS n FROM revisions WHERE document_id = ${id}` as unknown as [{ n: string }];
+      if (Number(n) === 1) throw new StoreConflictError('last-version', 'the only version of a document cannot be deleted; delete the document instead');
+      const hashes = [target.canonical_hash as string, target.original_hash as string,
+        ...(await tx`SELECT blob_hash AS h FROM renditions WHERE document_id = ${id} AND revision = ${number}`).map((r) => r.h as string)];
+      await tx`DELETE FROM renditions WHERE document_id = ${id} AND revision = ${number}`;
+      await tx`DELETE FROM jobs WHERE document_id = ${id} AND revision = ${number}`;
+      await tx`DELETE FROM revisions WHERE document_id = ${id} AND number = ${number}`;
+      if (doc.revision === number) {
+        const [newest] = await tx`SELECT number, fields FROM revisions WHERE document_id = ${id} ORDER BY number DESC LIMIT 1`;
+        await tx`UPDATE documents SET ${tx({ ...fieldColumns(JSON.parse(newest!.fields as string)), revision: newest!.number as number, updated_at: now() })} WHERE id = ${id}`;
+      }
+      await this.dropUnreferenced(tx, hashes);
+      await this.audit(tx, audit);
+    });
+  }
+
+  /** Blobs are shared by content: drop only those nothing refers to any more. */
+  private async dropUnreferenced(tx: Sql, hashes: string[]): Promise<void> {
+    if (hashes.length === 0) return;
+    await tx`DELETE FROM blobs b WHERE b.hash IN ${tx([...new Set(hashes)])}
+      AND NOT EXISTS (SELECT 1 FROM revisions WHERE canonical_hash = b.hash OR original_hash = b.hash)
+      AND NOT EXISTS (SELECT 1 FROM renditions WHERE blob_hash = b.hash)`;
   }
 
   async getBlob(hash: string): Promise<Buffer | undefined> {

@@ -12,6 +12,7 @@ import {
 } from '../types.js';
 
 const now = () => new Date().toISOString();
+const REVISIONS = 'SELECT r.*, r.rowid AS record_id, b.size AS size FROM revisions r JOIN blobs b ON b.hash = r.canonical_hash';
 const SORT_COLUMNS = { title: 'title_lower', 'last-modified': 'last_modified', created: 'created_at' } as const;
 /** A token's last use is recorded at most this often, so reads do not each cost a write. */
 const TOKEN_TOUCH_MS = 60_000;
@@ -84,8 +85,8 @@ export class SqliteStore implements Store {
   private writeRevision(id: string, number: number, revision: RevisionInput, at: string): string[] {
     this.putBlob(revision.canonical);
     this.putBlob(revision.original);
-    this.stmt('INSERT INTO revisions (document_id, number, canonical_hash, original_hash, original_format, author, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(id, number, revision.canonical.hash, revision.original.hash, revision.originalFormat, revision.author, at);
+    this.stmt('INSERT INTO revisions (document_id, number, canonical_hash, original_hash, original_format, author, created_at, fields) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(id, number, revision.canonical.hash, revision.original.hash, revision.originalFormat, revision.author, at, JSON.stringify(revision.fields));
     for (const r of revision.renditions) {
       this.putBlob(r.blob);
       this.stmt('INSERT INTO renditions (document_id, revision, format, blob_hash) VALUES (?, ?, ?, ?)').run(id, number, r.format, r.blob.hash);
@@ -102,8 +103,8 @@ export class SqliteStore implements Store {
     return this.db.transaction(() => {
       if (this.stmt('SELECT 1 FROM documents WHERE id = ?').get(doc.id)) throw new StoreConflictError('exists', `a document with content uuid ${doc.id} already exists`);
       const at = now();
-      this.stmt(`INSERT INTO documents (id, model, owner, visibility, revision, title, title_lower, version, oscal_version, published, last_modified, document_ids, markings, remarks, created_at, updated_at)
-        VALUES (@id, @model, @owner, @visibility, 1, @title, @title_lower, @version, @oscal_version, @published, @last_modified, @document_ids, @markings, @remarks, @at, @at)`)
+      this.stmt(`INSERT INTO documents (id, model, owner, visibility, revision, last_revision, title, title_lower, version, oscal_version, published, last_modified, document_ids, markings, remarks, created_at, updated_at)
+        VALUES (@id, @model, @owner, @visibility, 1, 1, @title, @title_lower, @version, @oscal_version, @published, @last_modified, @document_ids, @markings, @remarks, @at, @at)`)
         .run({ ...doc, ...fieldColumns(revision.fields), at });
       const jobs = this.writeRevision(doc.id, 1, revision, at);
       this.audit(audit);
@@ -113,11 +114,11 @@ export class SqliteStore implements Store {
 
   async replaceDocument(id: string, revision: RevisionInput, audit: AuditEntry): Promise<{ revision: number; jobs: string[] }> {
     return this.db.transaction(() => {
-      const current = this.stmt('SELECT revision FROM documents WHERE id = ?').get(id) as { revision: number } | undefined;
+      const current = this.stmt('SELECT last_revision FROM documents WHERE id = ?').get(id) as { last_revision: number } | undefined;
       if (!current) throw new StoreConflictError('not-found', `no document ${id}`);
-      const number = current.revision + 1;
+      const number = current.last_revision + 1;
       const at = now();
-      this.stmt(`UPDATE documents SET revision = @number, title = @title, title_lower = @title_lower, version = @version, oscal_version = @oscal_version,
+      this.stmt(`UPDATE documents SET revision = @number, last_revision = @number, title = @title, title_lower = @title_lower, version = @version, oscal_version = @oscal_version,
         published = @published, last_modified = @last_modified, document_ids = @document_ids, markings = @markings, remarks = @remarks, updated_at = @at WHERE id = @id`)
         .run({ id, number, ...fieldColumns(revision.fields), at });
       const jobs = this.writeRevision(id, number, revision, at);
@@ -166,21 +167,48 @@ export class SqliteStore implements Store {
       const hashes = (this.stmt(`SELECT canonical_hash AS h FROM revisions WHERE document_id = @id UNION SELECT original_hash FROM revisions WHERE document_id = @id
         UNION SELECT blob_hash FROM renditions WHERE document_id = @id`).all({ id }) as { h: string }[]).map((r) => r.h);
       this.stmt('DELETE FROM documents WHERE id = ?').run(id);
-      // Blobs are shared by content: drop only those nothing else refers to any more.
-      const unreferenced = this.stmt(`DELETE FROM blobs WHERE hash = @h AND NOT EXISTS (SELECT 1 FROM revisions WHERE canonical_hash = @h OR original_hash = @h)
-        AND NOT EXISTS (SELECT 1 FROM renditions WHERE blob_hash = @h)`);
-      for (const h of hashes) unreferenced.run({ h });
+      this.dropUnreferenced(hashes);
       this.audit(audit);
     }).immediate();
   }
 
   async listRevisions(id: string): Promise<RevisionRecord[]> {
-    return (this.stmt('SELECT * FROM revisions WHERE document_id = ? ORDER BY number DESC').all(id) as Row[]).map(revisionOf);
+    return (this.stmt(`${REVISIONS} WHERE r.document_id = ? ORDER BY r.number DESC`).all(id) as Row[]).map(revisionOf);
   }
 
   async getRevision(id: string, number: number): Promise<RevisionRecord | undefined> {
-    const row = this.stmt('SELECT * FROM revisions WHERE document_id = ? AND number = ?').get(id, number) as Row | undefined;
+    const row = this.stmt(`${REVISIONS} WHERE r.document_id = ? AND r.number = ?`).get(id, number) as Row | undefined;
     return row && revisionOf(row);
+  }
+
+  async deleteRevision(id: string, number: number, audit: AuditEntry): Promise<void> {
+    this.db.transaction(() => {
+      const doc = this.stmt('SELECT revision FROM documents WHERE id = ?').get(id) as { revision: number } | undefined;
+      const target = this.stmt('SELECT canonical_hash, original_hash FROM revisions WHERE document_id = ? AND number = ?').get(id, number) as Row | undefined;
+      if (!doc || !target) throw new StoreConflictError('not-found', `no version ${number} of ${id}`);
+      const { n } = this.stmt('SELECT COUNT(*) AS n FROM revisions WHERE document_id = ?').get(id) as { n: number };
+      if (n === 1) throw new StoreConflictError('last-version', 'the only version of a document cannot be deleted; delete the document instead');
+      const hashes = [target.canonical_hash as string, target.original_hash as string,
+        ...(this.stmt('SELECT blob_hash AS h FROM renditions WHERE document_id = ? AND revision = ?').all(id, number) as { h: string }[]).map((r) => r.h)];
+      this.stmt('DELETE FROM renditions WHERE document_id = ? AND revision = ?').run(id, number);
+      this.stmt('DELETE FROM jobs WHERE document_id = ? AND revision = ?').run(id, number);
+      this.stmt('DELETE FROM revisions WHERE document_id = ? AND number = ?').run(id, number);
+      if (doc.revision === number) {
+        const newest = this.stmt('SELECT number, fields FROM revisions WHERE document_id = ? ORDER BY number DESC LIMIT 1').get(id) as { number: number; fields: string };
+        this.stmt(`UPDATE documents SET revision = @number, title = @title, title_lower = @title_lower, version = @version, oscal_version = @oscal_version,
+          published = @published, last_modified = @last_modified, document_ids = @document_ids, markings = @markings, remarks = @remarks, updated_at = @at WHERE id = @id`)
+          .run({ id, number: newest.number, ...fieldColumns(JSON.parse(newest.fields)), at: now() });
+      }
+      this.dropUnreferenced(hashes);
+      this.audit(audit);
+    }).immediate();
+  }
+
+  /** Blobs are shared by content: drop only those nothing refers to any more. */
+  private dropUnreferenced(hashes: string[]): void {
+    const drop = this.stmt(`DELETE FROM blobs WHERE hash = @h AND NOT EXISTS (SELECT 1 FROM revisions WHERE canonical_hash = @h OR original_hash = @h)
+      AND NOT EXISTS (SELECT 1 FROM renditions WHERE blob_hash = @h)`);
+    for (const h of new Set(hashes)) drop.run({ h });
   }
 
   async getBlob(hash: string): Promise<Buffer | undefined> {

@@ -1,0 +1,125 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { DocumentService } from '../../service/documents.js';
+import { ServiceError } from '../../service/errors.js';
+import type { RegistryService } from '../../service/registry.js';
+import type { RenditionWorkers } from '../../service/rendition-workers.js';
+import type { DocumentRecord, RevisionRecord, Store } from '../../store/types.js';
+import { LIST_QUERYSTRING, listPage, type ListQuerystring } from '../list-page.js';
+import { sendStored } from '../send-rendition.js';
+
+/** The registry's plural path segments (registry-api 2.1, D1) and the models they name. */
+export const PLURALS: Record<string, string> = {
+  catalogs: 'catalog',
+  profiles: 'profile',
+  'component-definitions': 'component-definition',
+  'system-security-plans': 'system-security-plan',
+  'assessment-plans': 'assessment-plan',
+  'assessment-results': 'assessment-results',
+  'plans-of-action-and-milestones': 'plan-of-action-and-milestones',
+  'mapping-collections': 'mapping-collection',
+};
+const SEGMENT_OF = Object.fromEntries(Object.entries(PLURALS).map(([plural, model]) => [model, plural]));
+
+export interface RegistryDeps {
+  store: Store;
+  documents: DocumentService;
+  registry: RegistryService;
+  workers?: RenditionWorkers;
+  publicUrl: string;
+  maxBody: number;
+}
+
+const pluralParam = { type: 'string', enum: Object.keys(PLURALS) } as const;
+const idParam = { type: 'string', maxLength: 64 } as const;
+const idParams = { type: 'object', properties: { plural: pluralParam, id: idParam }, required: ['plural', 'id'] } as const;
+const versionParams = { type: 'object', properties: { plural: pluralParam, id: idParam, version: { type: 'string', maxLength: 20 } }, required: ['plural', 'id', 'version'] } as const;
+
+function versionNumber(text: string): number {
+  if (!/^[1-9]\d{0,8}$/.test(text)) throw new ServiceError(400, 'invalid-version', `"${text}" is not a version number: versions are numbered 1, 2, 3, …`);
+  return Number(text);
+}
+
+/** A document list item (registry-api 2.2). */
+function listItem(doc: DocumentRecord): Record<string, unknown> {
+  return { 'content-uuid': doc.id, title: doc.title, 'oscal-version': doc.oscalVersion, 'document-version': doc.version, 'last-modified': doc.lastModified, self: `/api/v1/${SEGMENT_OF[doc.model]}/${doc.id}` };
+}
+
+/** A version list item (registry-api 2.4): fileSize is the byte length of that version's JSON. */
+function versionItem(r: RevisionRecord): Record<string, unknown> {
+  return { id: r.recordId, version: r.number, title: r.fields.title, documentVersion: r.fields.version, oscalVersion: r.fields.oscalVersion, lastModified: r.fields.lastModified, fileSize: r.size, createdAt: r.createdAt };
+}
+
+/** /api/v1/{plural}… : JSON only, reads public (of public documents), writes authenticated. */
+export async function registryRoutes(api: FastifyInstance, deps: RegistryDeps): Promise<void> {
+  const { store, documents, registry } = deps;
+
+  api.get<{ Params: { plural: string }; Querystring: ListQuerystring }>('/:plural', {
+    schema: { summary: 'List the documents of a model (registry)', params: { type: 'object', properties: { plural: pluralParam }, required: ['plural'] }, querystring: LIST_QUERYSTRING },
+  }, async (request, reply) => {
+    const { plural } = request.params;
+    const items = await listPage(documents, request.identity, PLURALS[plural]!, request.query, reply, `${deps.publicUrl}/api/v1/${plural}`);
+    return items.map(listItem);
+  });
+
+  api.get<{ Params: { plural: string; id: string } }>('/:plural/:id', { schema: { summary: 'The latest version as OSCAL JSON', params: idParams } }, async (request, reply) => {
+    const { doc } = await documents.readable(request.identity, PLURALS[request.params.plural]!, request.params.id);
+    const revision = (await store.getRevision(doc.id, doc.revision))!;
+    return sendStored(store, request, reply, revision.canonicalHash, 'application/json');
+  });
+
+  api.put<{ Params: { plural: string; id: string }; Body: Buffer }>('/:plural/:id', { schema: { summary: 'Create (201) or add a version (204)', params: idParams } }, async (request, reply) => {
+    const action = await registry.upsert(request.identity, PLURALS[request.params.plural]!, request.params.id, bodyOf(request), request.headers['content-type']);
+    deps.workers?.wake();
+    return reply.code(action === 'created' ? 201 : 204).send();
+  });
+
+  api.delete<{ Params: { plural: string; id: string } }>('/:plural/:id', { schema: { summary: 'Delete a document with all its versions', params: idParams } }, async (request, reply) => {
+    await documents.remove(request.identity, PLURALS[request.params.plural]!, request.params.id);
+    return reply.code(204).send();
+  });
+
+  api.get<{ Params: { plural: string; id: string } }>('/:plural/:id/versions', { schema: { summary: 'Versions, newest first (owner or admin)', params: idParams } }, async (request) => {
+    const versions = await registry.versions(request.identity, PLURALS[request.params.plural]!, request.params.id);
+    return versions.map(versionItem);
+  });
+
+  api.get<{ Params: { plural: string; id: string; version: string } }>('/:plural/:id/versions/:version', { schema: { summary: 'One version as OSCAL JSON', params: versionParams } }, async (request, reply) => {
+    const revision = await registry.version(request.identity, PLURALS[request.params.plural]!, request.params.id, versionNumber(request.params.version));
+    return sendStored(store, request, reply, revision.canonicalHash, 'application/json');
+  });
+
+  api.delete<{ Params: { plural: string; id: string; version: string } }>('/:plural/:id/versions/:version', { schema: { summary: 'Delete one version (never the only one)', params: versionParams } }, async (request, reply) => {
+    await registry.deleteVersion(request.identity, PLURALS[request.params.plural]!, request.params.id, versionNumber(request.params.version));
+    return reply.code(204).send();
+  });
+}
+
+/** POST /api/upload: a JSON body, or multipart/form-data with the file in field `file`. */
+export async function uploadRoute(scope: FastifyInstance, deps: RegistryDeps): Promise<void> {
+  await scope.register(multipart, { limits: { fileSize: deps.maxBody, files: 1, fields: 10, parts: 20, headerPairs: 100, fieldSize: 64 * 1024 } });
+  scope.post('/api/upload', { schema: { summary: 'Upload an OSCAL JSON document: created (201) or updated (200)' } }, async (request, reply) => {
+    const body = request.isMultipart() ? await fileField(request, deps.maxBody) : bodyOf(request);
+    if (!request.isMultipart() && !/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
+      throw new ServiceError(415, 'unsupported-media-type', 'upload takes application/json, or multipart/form-data with the file in field "file"');
+    }
+    const { action, record } = await deps.registry.upload(request.identity, body);
+    deps.workers?.wake();
+    return reply.code(action === 'created' ? 201 : 200).send({ 'content-uuid': record.id, 'model-type': record.model, title: record.title, action });
+  });
+}
+
+async function fileField(request: FastifyRequest, limit: number): Promise<Buffer | undefined> {
+  for await (const part of request.parts()) {
+    if (part.type === 'file' && part.fieldname === 'file') {
+      const bytes = await part.toBuffer();
+      if (part.file.truncated || bytes.length > limit) throw new ServiceError(413, 'too-large', 'the file is larger than this server accepts');
+      return bytes;
+    }
+  }
+  return undefined;
+}
+
+function bodyOf(request: FastifyRequest): Buffer {
+  return Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+}

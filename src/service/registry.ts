@@ -1,0 +1,106 @@
+import { mayCreate } from '../auth/policy.js';
+import type { Identity } from '../auth/identity.js';
+import type { ParsedDocument } from '../oscal/formats/index.js';
+import { applyContentIdentifier, CONTENT_UUID_SCHEME, isContentUuid } from '../oscal/identifiers.js';
+import { StoreConflictError, type DocumentRecord, type RevisionRecord, type Store } from '../store/types.js';
+import type { DocumentService } from './documents.js';
+import { readContent } from './documents.js';
+import { forbidden, notFound, ServiceError } from './errors.js';
+
+function authenticated(identity: Identity): asserts identity is Identity & { kind: 'user' } {
+  if (identity.kind === 'anonymous') throw new ServiceError(401, 'unauthenticated', 'authentication is required: sign in at /auth/login, or send Authorization: Bearer <token>');
+}
+
+function metadataOf(doc: ParsedDocument): Record<string, unknown> {
+  return (doc.content[doc.model] as { metadata: Record<string, unknown> }).metadata;
+}
+
+/** The registry's content-uuid: the document-ids entry, else the root uuid (registry-api 4, D2). */
+export function registryContentUuid(doc: ParsedDocument): string {
+  const ids = metadataOf(doc)['document-ids'];
+  const entry = Array.isArray(ids) ? (ids as { scheme?: string; identifier?: string }[]).find((d) => d.scheme === CONTENT_UUID_SCHEME || d.scheme === 'http://oscal.io/oscal/identifier/content-uuid') : undefined;
+  const value = String(entry?.identifier ?? (doc.content[doc.model] as { uuid?: unknown }).uuid ?? '');
+  if (!isContentUuid(value)) throw new ServiceError(400, 'invalid-metadata', `the document's content-uuid ${JSON.stringify(value)} (its document-ids entry, else its root uuid) is not a version 4 or 5 UUID`);
+  return value.toLowerCase();
+}
+
+/**
+ * The registry variant's use cases (registry-api.md), over the same documents and revisions as
+ * the generic interface: a revision is a numbered version.
+ */
+export class RegistryService {
+  constructor(private readonly store: Store, private readonly documents: DocumentService) {}
+
+  /** PUT as upsert: 201 when created, 204 when a new version was added. */
+  async upsert(identity: Identity, model: string, id: string, body: Buffer, contentType: string | undefined): Promise<'created' | 'updated'> {
+    authenticated(identity);
+    if (!/^application\/json\b/i.test(contentType ?? '')) throw new ServiceError(415, 'unsupported-media-type', 'the registry takes OSCAL JSON only: send Content-Type: application/json');
+    const { doc } = this.read(body, model);
+    if (registryContentUuid(doc) !== id.toLowerCase()) throw new ServiceError(409, 'conflict', `the document's content-uuid ${registryContentUuid(doc)} differs from the one in the path (${id})`);
+    return this.save(identity, doc, body, id.toLowerCase());
+  }
+
+  /** POST /api/upload: model and content-uuid come from the document itself. */
+  async upload(identity: Identity, body: Buffer | undefined): Promise<{ action: 'created' | 'updated'; record: DocumentRecord }> {
+    authenticated(identity);
+    if (!body || body.length === 0) throw new ServiceError(400, 'missing-file', 'send the OSCAL JSON document as the body, or as the multipart field "file"');
+    const { doc } = this.read(body, undefined);
+    const id = registryContentUuid(doc);
+    const action = await this.save(identity, doc, body, id);
+    return { action, record: (await this.store.getDocument(id))! };
+  }
+
+  private read(body: Buffer, model: string | undefined): { doc: ParsedDocument } {
+    try {
+      return readContent(body, 'application/json', model);
+    } catch (e) {
+      // The registry's 400 is for JSON it cannot read; OSCAL problems stay 422.
+      if (e instanceof ServiceError && e.status === 400) throw new ServiceError(400, 'invalid-json', `the body is not valid JSON: ${e.message}`, e.errors);
+      throw e;
+    }
+  }
+
+  private async save(identity: Identity & { kind: 'user' }, doc: ParsedDocument, body: Buffer, id: string): Promise<'created' | 'updated'> {
+    const outcome = applyContentIdentifier(metadataOf(doc), id);
+    if (!outcome.ok) throw new ServiceError(409, 'conflict', outcome.message);
+    const existing = await this.store.getDocument(id);
+    if (existing) {
+      if (existing.model !== doc.model) throw new ServiceError(409, 'conflict', `content-uuid ${id} belongs to a ${existing.model}, not a ${doc.model}`);
+      const { rights } = await this.documents.readable(identity, existing.model, id);
+      if (!rights.write) throw forbidden('change it: it belongs to another user');
+      await this.documents.storeRevision(identity, id, doc, body, 'json');
+      return 'updated';
+    }
+    if (!mayCreate(identity)) throw new ServiceError(403, 'forbidden', 'creating documents needs the writer or admin role');
+    await this.documents.storeNew(identity, id, doc, body, 'json', 'public');
+    return 'created';
+  }
+
+  async versions(identity: Identity, model: string, id: string): Promise<RevisionRecord[]> {
+    authenticated(identity);
+    const { rights } = await this.documents.readable(identity, model, id);
+    if (!rights.manage) throw forbidden('list its versions (only its owner or an admin may)');
+    return this.store.listRevisions(id);
+  }
+
+  /** A version's JSON form, for anyone who may read the document. */
+  async version(identity: Identity, model: string, id: string, number: number): Promise<RevisionRecord> {
+    await this.documents.readable(identity, model, id);
+    const revision = await this.store.getRevision(id, number);
+    if (!revision) throw notFound('version');
+    return revision;
+  }
+
+  async deleteVersion(identity: Identity, model: string, id: string, number: number): Promise<void> {
+    authenticated(identity);
+    const { rights } = await this.documents.readable(identity, model, id);
+    if (!rights.manage) throw forbidden('delete its versions (only its owner or an admin may)');
+    try {
+      await this.store.deleteRevision(id, number, { actor: identity.name, action: 'version.delete', documentId: id, detail: { version: number } });
+    } catch (e) {
+      if (e instanceof StoreConflictError && e.reason === 'last-version') throw new ServiceError(409, 'last-version', e.message);
+      if (e instanceof StoreConflictError && e.reason === 'not-found') throw notFound('version');
+      throw e;
+    }
+  }
+}
