@@ -36,6 +36,15 @@ describe('JSON reader', () => {
     assert.equal(error(catalogJson(',\n      "props": {"name": "a", "value": "b"}'), 'json').path, '/catalog/metadata/props');
   });
 
+  test('characters XML cannot carry (NUL, other controls, unpaired surrogates) are refused, so every document converts', () => {
+    for (const bad of ['a\\u0000b', 'a\\u0007b', 'a\\ud800b', 'a\\udc00']) {
+      const e = error(catalogJson().replace('"T"', `"${bad}"`), 'json');
+      assert.equal(e.code, 'invalid-value', bad);
+      assert.equal(e.path, '/catalog/metadata/title');
+    }
+    assert.equal(parseOscal(catalogJson().replace('"T"', '"tab\\tnew\\nline \\ud83d\\ude00"'), 'json').model, 'catalog');
+  });
+
   test('the document must hold exactly one known model', () => {
     assert.equal(error('{"recipe": {}}', 'json').code, 'unknown-root');
     assert.equal(error('[]', 'json').code, 'invalid-structure');

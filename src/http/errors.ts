@@ -39,8 +39,13 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   }
   const known = error.code ? FASTIFY_ERRORS[error.code] : undefined;
   if (known) return sendError(reply, known.status, known.code, known.message(error));
-  // A path segment outside its enum (an unknown model) names no resource: 404, not 400.
-  if (error.validation && error.validationContext === 'params') return sendError(reply, 404, 'not-found', `no such resource: ${error.message}`);
+  if (error.validation && error.validationContext === 'params') {
+    // An unknown model segment is "unknown model type" (422 in D3 and registry-api 7); any other
+    // malformed path segment names no resource (404).
+    const failed = error.validation[0]?.instancePath;
+    if (failed === '/model' || failed === '/plural') return sendError(reply, 422, 'unknown-model', `${request.url.split('?')[0]} names no OSCAL model type`);
+    return sendError(reply, 404, 'not-found', `no such resource: ${error.message}`);
+  }
   if (error.validation) return sendError(reply, 400, 'bad-request', `invalid request: ${error.message}`);
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return sendError(reply, error.statusCode, 'bad-request', error.message);
   request.log.error({ err: error }, 'request failed');

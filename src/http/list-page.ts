@@ -54,6 +54,7 @@ export const LIST_QUERYSTRING = {
  */
 export async function listPage(documents: DocumentService, identity: Identity, model: string, query: ListQuerystring, reply: FastifyReply, pageUrl: string): Promise<DocumentRecord[]> {
   const { limit, cursor, q, sort } = query;
+  if (q?.includes('\u0000')) throw new ServiceError(400, 'bad-request', 'q may not contain a NUL character');
   const after = cursor === undefined ? undefined : decodeCursor(cursor);
   if (cursor !== undefined && !after) throw new ServiceError(400, 'bad-request', 'the cursor is not one this server gave out');
   const order = parseSort(sort);

@@ -75,7 +75,7 @@ export class DocumentService {
   async readable(identity: Identity, model: string, id: string): Promise<{ doc: DocumentRecord; rights: Rights }> {
     const doc = await this.store.getDocument(id);
     if (!doc || doc.model !== model) throw notFound();
-    const grants = grantsMatter(identity, doc) ? await this.store.grantsFor(id, principalsOf(identity)) : [];
+    const grants = grantsMatter(identity, doc) ? await this.store.grantsFor(doc.id, principalsOf(identity)) : [];
     const rights = rightsOver(identity, doc, grants);
     if (!rights.read) throw notFound();
     return { doc, rights };

@@ -20,5 +20,5 @@ export class ServiceError extends Error {
 }
 
 export const notFound = (what = 'document') => new ServiceError(404, 'not-found', `no such ${what}, or you may not read it`);
-export const unauthenticated = () => new ServiceError(401, 'unauthenticated', 'this needs credentials: send Authorization: Bearer <token>');
+export const unauthenticated = () => new ServiceError(401, 'unauthenticated', 'authentication is required: send Authorization: Bearer <token>, or sign in at /auth/login');
 export const forbidden = (what: string) => new ServiceError(403, 'forbidden', `you may read this document but not ${what}`);

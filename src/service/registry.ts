@@ -5,10 +5,10 @@ import { applyContentIdentifier, CONTENT_UUID_SCHEME, isContentUuid } from '../o
 import { StoreConflictError, type DocumentRecord, type RevisionRecord, type Store } from '../store/types.js';
 import type { DocumentService } from './documents.js';
 import { readContent } from './documents.js';
-import { forbidden, notFound, ServiceError } from './errors.js';
+import { forbidden, notFound, ServiceError, unauthenticated } from './errors.js';
 
 function authenticated(identity: Identity): asserts identity is Identity & { kind: 'user' } {
-  if (identity.kind === 'anonymous') throw new ServiceError(401, 'unauthenticated', 'authentication is required: sign in at /auth/login, or send Authorization: Bearer <token>');
+  if (identity.kind === 'anonymous') throw unauthenticated();
 }
 
 function metadataOf(doc: ParsedDocument): Record<string, unknown> {
@@ -98,7 +98,7 @@ export class RegistryService {
     try {
       await this.store.deleteRevision(id, number, { actor: identity.name, action: 'version.delete', documentId: id, detail: { version: number } });
     } catch (e) {
-      if (e instanceof StoreConflictError && e.reason === 'last-version') throw new ServiceError(409, 'last-version', e.message);
+      if (e instanceof StoreConflictError && (e.reason === 'last-version' || e.reason === 'legal-hold')) throw new ServiceError(409, e.reason, e.message);
       if (e instanceof StoreConflictError && e.reason === 'not-found') throw notFound('version');
       throw e;
     }

@@ -132,8 +132,13 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 3,
     description: 'list fields and a record id per revision, and the last number given, for deleting versions',
-    // SQLite's rowid serves as the record id. A deleted version's number is never given again.
+    // SQLite record ids come from an AUTOINCREMENT table, which never gives a number twice (a
+    // rowid would). A deleted version's number is never given again either.
     sqlite: `ALTER TABLE revisions ADD COLUMN fields TEXT;
+      ALTER TABLE revisions ADD COLUMN record_id INTEGER;
+      CREATE TABLE revision_ids (id INTEGER PRIMARY KEY AUTOINCREMENT);
+      UPDATE revisions SET record_id = rowid;
+      INSERT INTO revision_ids (id) SELECT COALESCE(MAX(rowid), 0) FROM revisions WHERE EXISTS (SELECT 1 FROM revisions);
       ALTER TABLE documents ADD COLUMN last_revision INTEGER NOT NULL DEFAULT 0;
       UPDATE documents SET last_revision = revision;`,
     postgres: `ALTER TABLE revisions ADD COLUMN fields TEXT; ALTER TABLE revisions ADD COLUMN record_id BIGSERIAL;

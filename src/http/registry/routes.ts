@@ -110,14 +110,15 @@ export async function uploadRoute(scope: FastifyInstance, deps: RegistryDeps): P
 }
 
 async function fileField(request: FastifyRequest, limit: number): Promise<Buffer | undefined> {
+  let file: Buffer | undefined;
   for await (const part of request.parts()) {
-    if (part.type === 'file' && part.fieldname === 'file') {
-      const bytes = await part.toBuffer();
-      if (part.file.truncated || bytes.length > limit) throw new ServiceError(413, 'too-large', 'the file is larger than this server accepts');
-      return bytes;
-    }
+    if (part.type !== 'file') continue;
+    // Every file part is read to its end (the parser waits for that), but only "file" is kept.
+    const bytes = await part.toBuffer();
+    if (part.file.truncated || bytes.length > limit) throw new ServiceError(413, 'too-large', 'the file is larger than this server accepts');
+    if (part.fieldname === 'file') file = bytes;
   }
-  return undefined;
+  return file;
 }
 
 function bodyOf(request: FastifyRequest): Buffer {

@@ -67,12 +67,12 @@ export class PostgresStore implements Store {
   }
 
   private async writeRevision(tx: Sql, id: string, number: number, revision: RevisionInput, at: string): Promise<string[]> {
-    await this.putBlob(tx, revision.canonical);
-    await this.putBlob(tx, revision.original);
+    // Blob rows are locked in hash order by every writer and deleter, so they cannot deadlock.
+    const blobs = [revision.canonical, revision.original, ...revision.renditions.map((r) => r.blob)].sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0));
+    for (const blob of blobs) await this.putBlob(tx, blob);
     await tx`INSERT INTO revisions (document_id, number, canonical_hash, original_hash, original_format, author, created_at, fields)
       VALUES (${id}, ${number}, ${revision.canonical.hash}, ${revision.original.hash}, ${revision.originalFormat}, ${revision.author}, ${at}, ${JSON.stringify(revision.fields)})`;
     for (const r of revision.renditions) {
-      await this.putBlob(tx, r.blob);
       await tx`INSERT INTO renditions (document_id, revision, format, blob_hash) VALUES (${id}, ${number}, ${r.format}, ${r.blob.hash})`;
     }
     const jobs: string[] = [];
@@ -164,9 +164,10 @@ export class PostgresStore implements Store {
 
   async deleteRevision(id: string, number: number, audit: AuditEntry): Promise<void> {
     await this.sql.begin(async (tx) => {
-      const [doc] = await tx`SELECT revision FROM documents WHERE id = ${id} FOR UPDATE`;
+      const [doc] = await tx`SELECT revision, legal_hold FROM documents WHERE id = ${id} FOR UPDATE`;
       const [target] = await tx`SELECT canonical_hash, original_hash FROM revisions WHERE document_id = ${id} AND number = ${number}`;
       if (!doc || !target) throw new StoreConflictError('not-found', `no version ${number} of ${id}`);
+      if (doc.legal_hold) throw new StoreConflictError('legal-hold', 'the document is under a legal hold: none of its versions can be deleted');
       const [{ n }] = await tx`SELECT COUNT(*) AS n FROM revisions WHERE document_id = ${id}` as unknown as [{ n: string }];
       if (Number(n) === 1) throw new StoreConflictError('last-version', 'the only version of a document cannot be deleted; delete the document instead');
       const hashes = [target.canonical_hash as string, target.original_hash as string,
@@ -183,10 +184,16 @@ export class PostgresStore implements Store {
     });
   }
 
-  /** Blobs are shared by content: drop only those nothing refers to any more. */
+  /**
+   * Blobs are shared by content: drop only those nothing refers to any more. The rows are locked
+   * first, which waits out any writer that is adding a reference (its upsert holds the row); the
+   * DELETE, a statement of its own, then sees every committed reference.
+   */
   private async dropUnreferenced(tx: Sql, hashes: string[]): Promise<void> {
     if (hashes.length === 0) return;
-    await tx`DELETE FROM blobs b WHERE b.hash IN ${tx([...new Set(hashes)])}
+    const unique = [...new Set(hashes)].sort();
+    await tx`SELECT hash FROM blobs WHERE hash IN ${tx(unique)} ORDER BY hash FOR UPDATE`;
+    await tx`DELETE FROM blobs b WHERE b.hash IN ${tx(unique)}
       AND NOT EXISTS (SELECT 1 FROM revisions WHERE canonical_hash = b.hash OR original_hash = b.hash)
       AND NOT EXISTS (SELECT 1 FROM renditions WHERE blob_hash = b.hash)`;
   }

@@ -12,7 +12,7 @@ import {
 } from '../types.js';
 
 const now = () => new Date().toISOString();
-const REVISIONS = 'SELECT r.*, r.rowid AS record_id, b.size AS size FROM revisions r JOIN blobs b ON b.hash = r.canonical_hash';
+const REVISIONS = 'SELECT r.*, b.size AS size FROM revisions r JOIN blobs b ON b.hash = r.canonical_hash';
 const SORT_COLUMNS = { title: 'title_lower', 'last-modified': 'last_modified', created: 'created_at' } as const;
 /** A token's last use is recorded at most this often, so reads do not each cost a write. */
 const TOKEN_TOUCH_MS = 60_000;
@@ -85,8 +85,9 @@ export class SqliteStore implements Store {
   private writeRevision(id: string, number: number, revision: RevisionInput, at: string): string[] {
     this.putBlob(revision.canonical);
     this.putBlob(revision.original);
-    this.stmt('INSERT INTO revisions (document_id, number, canonical_hash, original_hash, original_format, author, created_at, fields) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(id, number, revision.canonical.hash, revision.original.hash, revision.originalFormat, revision.author, at, JSON.stringify(revision.fields));
+    const recordId = this.stmt('INSERT INTO revision_ids DEFAULT VALUES').run().lastInsertRowid;
+    this.stmt('INSERT INTO revisions (document_id, number, canonical_hash, original_hash, original_format, author, created_at, fields, record_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(id, number, revision.canonical.hash, revision.original.hash, revision.originalFormat, revision.author, at, JSON.stringify(revision.fields), recordId);
     for (const r of revision.renditions) {
       this.putBlob(r.blob);
       this.stmt('INSERT INTO renditions (document_id, revision, format, blob_hash) VALUES (?, ?, ?, ?)').run(id, number, r.format, r.blob.hash);
@@ -183,9 +184,10 @@ export class SqliteStore implements Store {
 
   async deleteRevision(id: string, number: number, audit: AuditEntry): Promise<void> {
     this.db.transaction(() => {
-      const doc = this.stmt('SELECT revision FROM documents WHERE id = ?').get(id) as { revision: number } | undefined;
+      const doc = this.stmt('SELECT revision, legal_hold FROM documents WHERE id = ?').get(id) as { revision: number; legal_hold: number } | undefined;
       const target = this.stmt('SELECT canonical_hash, original_hash FROM revisions WHERE document_id = ? AND number = ?').get(id, number) as Row | undefined;
       if (!doc || !target) throw new StoreConflictError('not-found', `no version ${number} of ${id}`);
+      if (doc.legal_hold === 1) throw new StoreConflictError('legal-hold', 'the document is under a legal hold: none of its versions can be deleted');
       const { n } = this.stmt('SELECT COUNT(*) AS n FROM revisions WHERE document_id = ?').get(id) as { n: number };
       if (n === 1) throw new StoreConflictError('last-version', 'the only version of a document cannot be deleted; delete the document instead');
       const hashes = [target.canonical_hash as string, target.original_hash as string,
