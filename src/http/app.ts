@@ -3,6 +3,7 @@ import fastifyCompress from '@fastify/compress';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import type { SignInSettings } from '../auth/oidc-settings.js';
 import { ContentService } from '../service/content.js';
 import { DocumentService } from '../service/documents.js';
 import { unauthenticated } from '../service/errors.js';
@@ -10,6 +11,7 @@ import { CONTENT_MEDIA_TYPES } from '../service/media-types.js';
 import { RegistryService } from '../service/registry.js';
 import type { RenditionWorkers } from '../service/rendition-workers.js';
 import type { Store, Visibility } from '../store/types.js';
+import { signInRoutes } from './auth-routes.js';
 import { identify } from './authenticate.js';
 import { errorHandler, sendError } from './errors.js';
 import { genericRoutes } from './generic/routes.js';
@@ -24,6 +26,8 @@ export interface AppOptions {
   defaultVisibility: Visibility;
   inlineRenditionLimit: number;
   logger: FastifyServerOptions['logger'];
+  /** OpenID Connect sign-in; absent in local mode (local tokens only). */
+  signIn?: SignInSettings;
 }
 
 const VERSION = '0.1.0';
@@ -55,16 +59,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'OSCAL Depot', version: VERSION, description: 'The generic OSCAL REST interface (/oscal/v1) and the registry variant (/api/v1, /api/upload).' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'a local API token, or a JWT from the configured OpenID Connect provider' },
+          appSession: { type: 'apiKey', in: 'cookie', name: 'appSession', description: 'the web session set by /auth/login' },
+        },
+      },
+      security: [{ bearer: [] }, { appSession: [] }],
     },
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  await signInRoutes(app, options.signIn);
 
   const documents = new DocumentService(options.store, { defaultVisibility: options.defaultVisibility, inlineRenditionLimit: options.inlineRenditionLimit });
   const content = new ContentService(options.store, documents);
   const registry = new RegistryService(options.store, documents);
   const workers = options.workers ? { workers: options.workers } : {};
+  // Content identifiers are stored lower-case (D2); a UUID in a path means the same in either case.
+  const lowerCaseId = async (request: FastifyRequest): Promise<void> => {
+    const params = request.params as { id?: string };
+    if (typeof params.id === 'string') params.id = params.id.toLowerCase();
+  };
   const authenticate = async (request: FastifyRequest): Promise<void> => {
     request.identity = await identify(options.store, request);
     // Every write needs credentials: refuse before a body from nobody is even read.
@@ -72,11 +87,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   };
   await app.register(async (api) => {
     api.addHook('onRequest', authenticate);
+    api.addHook('preValidation', lowerCaseId);
     await genericRoutes(api, { store: options.store, documents, content, publicUrl: options.publicUrl, ...workers });
   }, { prefix: '/oscal/v1' });
   const registryDeps = { store: options.store, documents, registry, publicUrl: options.publicUrl, maxBody: options.maxBody, ...workers };
   await app.register(async (api) => {
     api.addHook('onRequest', authenticate);
+    api.addHook('preValidation', lowerCaseId);
     await registryRoutes(api, registryDeps);
   }, { prefix: '/api/v1' });
   await app.register(async (scope) => {

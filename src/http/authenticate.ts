@@ -1,5 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { ANONYMOUS, type Identity } from '../auth/identity.js';
+import type { SignIn } from '../auth/oidc.js';
+import { SESSION_COOKIE } from '../auth/oidc-session.js';
 import { tokenHash } from '../auth/tokens.js';
 import { ServiceError } from '../service/errors.js';
 import type { Store } from '../store/types.js';
@@ -8,21 +10,44 @@ declare module 'fastify' {
   interface FastifyRequest {
     identity: Identity;
   }
+  interface FastifyInstance {
+    /** Sign-in through the OpenID Connect provider; null in local mode. */
+    signIn: SignIn | null;
+  }
 }
 
 /** The scheme name is case-insensitive (RFC 9110). */
 const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]+)$/i;
+/** Local tokens hold no dots; a JWT is three base64url parts. */
+const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Who sent the request. No Authorization header: anonymous. A header that is malformed, or a
- * token that is unknown, expired or revoked: 401, never a silent fall back to anonymous.
+ * Who sent the request. No credentials: anonymous. A malformed Authorization header, or a token or
+ * session cookie that is unknown, expired, revoked or tampered with: 401, never a silent fall back
+ * to anonymous. Sign-in comes from the server's decoration, so every interface's hook makes the
+ * same call and accepts the same credentials.
  */
 export async function identify(store: Store, request: FastifyRequest): Promise<Identity> {
+  const { signIn } = request.server;
   const header = request.headers.authorization;
-  if (header === undefined) return ANONYMOUS;
+  if (header === undefined) return signIn ? fromSession(signIn, request) : ANONYMOUS;
   const match = BEARER.exec(header);
   if (!match) throw new ServiceError(401, 'unauthenticated', 'the Authorization header must be "Bearer <token>"');
+  if (signIn && JWT.test(match[1]!)) return signIn.issuer.verify(match[1]!);
   const token = await store.findToken(tokenHash(match[1]!), new Date().toISOString());
   if (!token) throw new ServiceError(401, 'unauthenticated', 'the token is unknown, expired or revoked');
   return { kind: 'user', name: token.userName, role: token.role, groups: [], via: 'token' };
+}
+
+async function fromSession(signIn: SignIn, request: FastifyRequest): Promise<Identity> {
+  const cookie = request.cookies[SESSION_COOKIE];
+  if (cookie === undefined) return ANONYMOUS;
+  const identity = await signIn.cookies.openSession(cookie);
+  // Browsers send the cookie with requests that pages of other sites make; a write must come from this server's own origin.
+  const origin = request.headers.origin;
+  if (!SAFE_METHODS.has(request.method) && origin !== undefined && origin !== signIn.origin) {
+    throw new ServiceError(403, 'forbidden', `a session cookie does not authorize writes from pages of another site (Origin ${origin}); send a bearer token instead`);
+  }
+  return identity;
 }

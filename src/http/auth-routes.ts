@@ -1,0 +1,71 @@
+import fastifyCookie, { type CookieSerializeOptions } from '@fastify/cookie';
+import type { FastifyInstance } from 'fastify';
+import { randomNonce, randomPKCECodeVerifier, randomState } from 'openid-client';
+import { SignIn } from '../auth/oidc.js';
+import { SESSION_COOKIE } from '../auth/oidc-session.js';
+import type { SignInSettings } from '../auth/oidc-settings.js';
+import { ServiceError } from '../service/errors.js';
+
+const PENDING_COOKIE = 'appSignIn';
+const CALLBACK = '/auth/callback';
+const PENDING_SECONDS = 600;
+/** The only page this server has for people; where sign-in and sign-out end unless told otherwise. */
+const LANDING = '/docs';
+/** Browsers silently drop larger cookies; refusing the sign-in at least says why. */
+const MAX_COOKIE_CHARS = 4000;
+/** A path on this server. `//host` and `/\host` would send the browser to another site. */
+const LOCAL_PATH = '^/(?![/\\\\])[\\x21-\\x7e]*$';
+
+const returnToQuery = {
+  type: 'object',
+  properties: { return_to: { type: 'string', pattern: LOCAL_PATH, description: `path on this server to go to afterwards (default ${LANDING})` } },
+} as const;
+
+/**
+ * Web sign-in through the OpenID Connect provider, and the decoration identify() reads the
+ * session cookie and bearer JWTs with. Without settings (local mode) there is neither.
+ */
+export async function signInRoutes(app: FastifyInstance, settings: SignInSettings | undefined): Promise<void> {
+  if (!settings) {
+    app.decorate('signIn', null);
+    return;
+  }
+  const signIn = new SignIn(settings, (message, error) => app.log.warn({ err: error }, message));
+  app.decorate('signIn', signIn);
+  await app.register(fastifyCookie);
+  // A wrong issuer then shows in the log at start, not first when someone tries to sign in.
+  app.addHook('onReady', async () => void signIn.issuer.discover().catch(() => undefined));
+
+  const cookie: CookieSerializeOptions = { httpOnly: true, sameSite: 'lax', secure: signIn.secure };
+  const redirectUri = settings.publicUrl + CALLBACK;
+
+  app.get('/auth/login', { schema: { summary: 'Sign in at the OpenID Connect provider (authorization code flow with PKCE)', querystring: returnToQuery } }, async (request, reply) => {
+    const { return_to: returnTo = LANDING } = request.query as { return_to?: string };
+    const pending = { state: randomState(), nonce: randomNonce(), codeVerifier: randomPKCECodeVerifier(), returnTo };
+    const url = await signIn.issuer.authorizationUrl(redirectUri, pending);
+    const sealed = await signIn.cookies.pending(pending, new Date(Date.now() + PENDING_SECONDS * 1000));
+    reply.setCookie(PENDING_COOKIE, sealed, { ...cookie, path: CALLBACK, maxAge: PENDING_SECONDS });
+    return reply.header('cache-control', 'no-store').redirect(url.href);
+  });
+
+  app.get(CALLBACK, { schema: { summary: 'Where the provider sends the browser back; sets the appSession cookie' } }, async (request, reply) => {
+    const sealed = request.cookies[PENDING_COOKIE];
+    reply.clearCookie(PENDING_COOKIE, { ...cookie, path: CALLBACK });
+    const pending = await signIn.cookies.openPending(sealed ?? '');
+    const callbackUrl = new URL(redirectUri);
+    callbackUrl.search = new URL(request.url, signIn.origin).search;
+    const identity = await signIn.issuer.complete(callbackUrl, pending);
+    const session = await signIn.cookies.session(identity, new Date(Date.now() + settings.sessionLifetimeSeconds * 1000));
+    if (session.length > MAX_COOKIE_CHARS) {
+      throw new ServiceError(502, 'provider-error', `the provider's claims for you (${identity.groups.length} groups) do not fit in a session cookie; ask its administrators to send this client fewer groups`);
+    }
+    reply.setCookie(SESSION_COOKIE, session, { ...cookie, path: '/', maxAge: settings.sessionLifetimeSeconds });
+    return reply.header('cache-control', 'no-store').redirect(settings.publicUrl + pending.returnTo);
+  });
+
+  app.get('/auth/logout', { schema: { summary: 'Sign out: removes the appSession cookie', querystring: returnToQuery } }, async (request, reply) => {
+    const { return_to: returnTo = LANDING } = request.query as { return_to?: string };
+    reply.clearCookie(SESSION_COOKIE, { ...cookie, path: '/' });
+    return reply.header('cache-control', 'no-store').redirect(settings.publicUrl + returnTo);
+  });
+}
