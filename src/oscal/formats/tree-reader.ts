@@ -28,7 +28,11 @@ export function readTree(tree: unknown, typeScalars: boolean): ParsedDocument {
   return { model: root, version: model.version, content: tree };
 }
 
-/** Characters XML 1.0 cannot hold: every OSCAL value must survive conversion to XML. */
+/**
+ * Characters XML 1.0 cannot hold: every OSCAL value must survive conversion to XML. The plain
+ * character class is checked on every value; the pairing of surrogates only where there are some.
+ */
+const SUSPECT_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -115,7 +119,7 @@ class TreeWalker {
 
   private scalar(value: unknown, flag: FlagBinding, path: (string | number)[]): unknown {
     if (typeof value === 'string') {
-      if (NOT_XML_CHAR.test(value)) throw this.error('invalid-value', `${flag.name} holds a control character or unpaired surrogate that OSCAL (XML) cannot carry`, path);
+      if (SUSPECT_CHAR.test(value) && NOT_XML_CHAR.test(value)) throw this.error('invalid-value', `${flag.name} holds a control character or unpaired surrogate that OSCAL (XML) cannot carry`, path);
       if (!this.typeScalars || jsonKind(flag.type) === 'string') return value;
       const typed = scalarFromText(value, flag.type, 'yaml');
       if (typed === undefined) throw this.error('invalid-value', `${flag.name} must be ${describeType(flag.type)}, not ${JSON.stringify(value)}`, path);
