@@ -14,7 +14,11 @@ export interface ApiRequest {
   contentType?: string;
   accept?: string;
   headers?: Record<string, string>;
+  /** Give up after this long, destroying the socket so a request the server never finishes cannot hold up its shutdown. */
+  timeoutMs?: number;
 }
+
+export class NoAnswer extends Error {}
 
 /**
  * One request over a fresh loopback connection with node:http, so that the exact bytes and
@@ -28,17 +32,25 @@ export function api(base: string, method: string, path: string, options: ApiRequ
   const body = options.body === undefined ? undefined : Buffer.isBuffer(options.body) ? options.body : Buffer.from(options.body);
   if (body) headers['content-length'] = String(body.length);
   return new Promise((resolve, reject) => {
+    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => {
+      req.destroy();
+      reject(new NoAnswer(`${method} ${path}: no answer within ${options.timeoutMs} ms`));
+    }, options.timeoutMs);
     const req = httpRequest(`${base}${path}`, { method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
+        clearTimeout(timer);
         const bytes = Buffer.concat(chunks);
         const text = bytes.toString('utf8');
         resolve({ status: res.statusCode!, headers: res.headers, body: bytes, text, json: () => JSON.parse(text) });
       });
       res.on('error', reject);
     });
-    req.on('error', reject);
+    req.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
     if (body) req.write(body);
     req.end();
   });
