@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { xmlBench, yamlBench } from './conversion.js';
-import { httpBench } from './http.js';
+import { httpBench, httpPostgresBench } from './http.js';
+import { httpWritesBench } from './http-writes.js';
 import { largeCatalogBench } from './large-catalog.js';
 import { validationBench } from './validation.js';
 
@@ -10,7 +11,9 @@ import { validationBench } from './validation.js';
  * would otherwise slow the next (the XML read measured 30% slower after the YAML libraries ran).
  * Every ratio compares figures measured in the same process.
  */
-const groups: Record<string, () => void> = { xml: xmlBench, yaml: yamlBench, validation: validationBench, large: largeCatalogBench, http: httpBench };
+const groups: Record<string, () => void> = {
+  xml: xmlBench, yaml: yamlBench, validation: validationBench, large: largeCatalogBench, http: httpBench, 'http-postgres': httpPostgresBench, 'http-writes': httpWritesBench,
+};
 
 const only = process.argv[2];
 if (only) {
