@@ -30,7 +30,6 @@ const DATATYPE_ALIASES: Record<string, DataType> = {
   NCName: 'ncname',
   dayTimeDuration: 'day-time-duration',
   yearMonthDuration: 'year-month-duration',
-  'ip-v4-address': 'ip-v4-address',
 };
 
 const KNOWN_TYPES = new Set<string>([

@@ -7,8 +7,7 @@ import addFormats from 'ajv-formats';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { schemaId, type JsonSchema } from './json-schema.js';
 
-/** The options the compiled code is built with; tests that compile at run time use the same. */
-export function newAjv(standalone: boolean): Ajv {
+export function compileValidators(schema: JsonSchema, version: string, roots: string[]): string {
   const ajv = new Ajv({
     allErrors: true,
     strict: true,
@@ -16,16 +15,11 @@ export function newAjv(standalone: boolean): Ajv {
     // Choices are written as not-required pairs, which name properties defined one level up.
     strictRequired: false,
     allowUnionTypes: true,
-    ...(standalone ? { code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } } : {}),
+    code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` },
   });
   addFormats.default(ajv);
   // Internationalized host names are left to the pattern-free datatype; ajv-formats has no check for them.
   ajv.addFormat('idn-hostname', true);
-  return ajv;
-}
-
-export function compileValidators(schema: JsonSchema, version: string, roots: string[]): string {
-  const ajv = newAjv(true);
   ajv.addSchema(schema);
   const exports = Object.fromEntries(roots.map((root) => [root, `${schemaId(version)}#/definitions/model-${root}`]));
   return standaloneCode.default(ajv, exports);

@@ -16,7 +16,7 @@ function metadataOf(doc: ParsedDocument): Record<string, unknown> {
 }
 
 /** The registry's content-uuid: the document-ids entry, else the root uuid (registry-api 4, D2). */
-export function registryContentUuid(doc: ParsedDocument): string {
+function registryContentUuid(doc: ParsedDocument): string {
   const ids = metadataOf(doc)['document-ids'];
   const entry = Array.isArray(ids) ? (ids as { scheme?: string; identifier?: string }[]).find((d) => d.scheme === CONTENT_UUID_SCHEME || d.scheme === 'http://oscal.io/oscal/identifier/content-uuid') : undefined;
   const value = String(entry?.identifier ?? (doc.content[doc.model] as { uuid?: unknown }).uuid ?? '');
@@ -36,7 +36,8 @@ export class RegistryService {
     authenticated(identity);
     if (!/^application\/json\b/i.test(contentType ?? '')) throw new ServiceError(415, 'unsupported-media-type', 'the registry takes OSCAL JSON only: send Content-Type: application/json');
     const { doc } = this.read(body, model);
-    if (registryContentUuid(doc) !== id.toLowerCase()) throw new ServiceError(409, 'conflict', `the document's content-uuid ${registryContentUuid(doc)} differs from the one in the path (${id})`);
+    const declared = registryContentUuid(doc);
+    if (declared !== id.toLowerCase()) throw new ServiceError(409, 'conflict', `the document's content-uuid ${declared} differs from the one in the path (${id})`);
     return this.save(identity, doc, body, id.toLowerCase());
   }
 

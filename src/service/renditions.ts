@@ -2,9 +2,6 @@ import { FORMATS, serializeOscal, type Format, type ParsedDocument } from '../os
 import type { BlobInput } from '../store/types.js';
 import { blobOf } from './blobs.js';
 
-/** Above this size (of the JSON form) the other formats are made by a background worker. */
-export const DEFAULT_INLINE_RENDITION_LIMIT = 512 * 1024;
-
 /** The JSON form as stored and served: indented, like NIST's published files. */
 export function canonicalJson(doc: ParsedDocument): Buffer {
   return Buffer.from(JSON.stringify(doc.content, null, 2) + '\n');
