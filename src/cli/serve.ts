@@ -17,6 +17,7 @@ interface ServeOptions extends SignInOptions {
   data: string;
   publicUrl?: string;
   maxBody: string;
+  maxAttachment: string;
   workers: string;
   inlineRenditions: string;
   logLevel: string;
@@ -43,6 +44,7 @@ export function serveCommand(): Command {
     .addOption(new Option('--database-url <url>', 'PostgreSQL URL: store everything there instead of the SQLite file (several servers may share it)').env('DATABASE_URL'))
     .addOption(new Option('--public-url <url>', 'the URL clients reach this server at (for links)').env('OSCAL_DEPOT_PUBLIC_URL'))
     .addOption(new Option('--max-body <size>', 'largest request body, e.g. 50MB').env('OSCAL_DEPOT_MAX_BODY').default('50MB'))
+    .addOption(new Option('--max-attachment <size>', 'largest attachment file').env('OSCAL_DEPOT_MAX_ATTACHMENT').default('100MB'))
     .addOption(new Option('--workers <n>', 'rendition worker threads (0: this process makes none in the background)').env('OSCAL_DEPOT_WORKERS').default('1'))
     .addOption(new Option('--inline-renditions <size>', 'largest document (JSON form) whose XML and YAML are made within the write; larger ones go to workers').env('OSCAL_DEPOT_INLINE_RENDITIONS').default('512KB'))
     .addOption(new Option('--default-visibility <v>', 'visibility of new documents').choices(['private', 'public']).env('OSCAL_DEPOT_DEFAULT_VISIBILITY').default('private'))
@@ -66,7 +68,7 @@ export function serveCommand(): Command {
       const signIn = signInSettings(opts, { publicUrl, dataDir: opts.data, sharedStore: Boolean(opts.databaseUrl) });
       const workers = new RenditionWorkers(Number(opts.workers), storeConfig, (e) => app.log.error({ err: e }, 'rendition worker failed'));
       const app = await buildApp({
-        store, workers, publicUrl, maxBody: parseSize(opts.maxBody), defaultVisibility: opts.defaultVisibility, inlineRenditionLimit: parseSize(opts.inlineRenditions),
+        store, workers, publicUrl, maxBody: parseSize(opts.maxBody), maxAttachment: parseSize(opts.maxAttachment), defaultVisibility: opts.defaultVisibility, inlineRenditionLimit: parseSize(opts.inlineRenditions),
         logger: { level: opts.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
         ...(signIn ? { signIn: signIn.settings } : {}),
       });

@@ -4,12 +4,14 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { SignInSettings } from '../auth/oidc-settings.js';
+import { AttachmentService } from '../service/attachments.js';
 import { ContentService } from '../service/content.js';
 import { DocumentService } from '../service/documents.js';
 import { unauthenticated } from '../service/errors.js';
 import { CONTENT_MEDIA_TYPES } from '../service/media-types.js';
 import { RegistryService } from '../service/registry.js';
 import type { RenditionWorkers } from '../service/rendition-workers.js';
+import { SnapshotService } from '../service/snapshots.js';
 import type { Store, Visibility } from '../store/types.js';
 import { signInRoutes } from './auth-routes.js';
 import { identify } from './authenticate.js';
@@ -23,6 +25,7 @@ export interface AppOptions {
   workers?: RenditionWorkers;
   publicUrl: string;
   maxBody: number;
+  maxAttachment: number;
   defaultVisibility: Visibility;
   inlineRenditionLimit: number;
   logger: FastifyServerOptions['logger'];
@@ -74,6 +77,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const documents = new DocumentService(options.store, { defaultVisibility: options.defaultVisibility, inlineRenditionLimit: options.inlineRenditionLimit });
   const content = new ContentService(options.store, documents);
   const registry = new RegistryService(options.store, documents);
+  const attachments = new AttachmentService(options.store, documents, options.publicUrl);
+  const snapshots = new SnapshotService(options.store, documents);
   const workers = options.workers ? { workers: options.workers } : {};
   // Content identifiers are stored lower-case (D2); a UUID in a path means the same in either case.
   const lowerCaseId = async (request: FastifyRequest): Promise<void> => {
@@ -88,7 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(async (api) => {
     api.addHook('onRequest', authenticate);
     api.addHook('preValidation', lowerCaseId);
-    await genericRoutes(api, { store: options.store, documents, content, publicUrl: options.publicUrl, ...workers });
+    await genericRoutes(api, { store: options.store, documents, content, attachments, snapshots, publicUrl: options.publicUrl, maxAttachment: options.maxAttachment, ...workers });
   }, { prefix: '/oscal/v1' });
   const registryDeps = { store: options.store, documents, registry, publicUrl: options.publicUrl, maxBody: options.maxBody, ...workers };
   await app.register(async (api) => {

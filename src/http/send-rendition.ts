@@ -34,7 +34,7 @@ class DecodedCache {
 
 const decoded = new DecodedCache(256 * 1024 * 1024);
 
-function accepts(header: string | undefined, coding: string): boolean {
+export function accepts(header: string | undefined, coding: string): boolean {
   if (!header) return false;
   return header.split(',').some((part) => {
     const [name, ...params] = part.trim().toLowerCase().split(';').map((s) => s.trim());

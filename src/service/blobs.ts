@@ -19,6 +19,16 @@ export function blobOf(bytes: Buffer, withBrotli = false): BlobInput {
   return blob;
 }
 
+/** Files are sampled: gzip is kept only where it saves a tenth, else the bytes stay as they are. */
+const SAMPLE = 1024 * 1024;
+
+export function fileBlob(bytes: Buffer): BlobInput {
+  const hash = sha256(bytes);
+  const sample = bytes.subarray(0, SAMPLE);
+  if (gzipSync(sample, { level: 1 }).length > sample.length * 0.9) return { hash, size: bytes.length, gzip: bytes, plain: true };
+  return { hash, size: bytes.length, gzip: gzipSync(bytes, { level: GZIP_LEVEL }) };
+}
+
 export function gunzip(bytes: Buffer): Buffer {
   return gunzipSync(bytes);
 }

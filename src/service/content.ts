@@ -1,5 +1,5 @@
 import type { Identity } from '../auth/identity.js';
-import { parseOscal, type Format } from '../oscal/formats/index.js';
+import { parseOscal, type Format, type ParsedDocument } from '../oscal/formats/index.js';
 import type { JobRecord, Store } from '../store/types.js';
 import { gunzip } from './blobs.js';
 import { notFound } from './errors.js';
@@ -10,12 +10,22 @@ export type Rendition =
   | { state: 'ready'; hash: string; size: number }
   | { state: 'pending'; job: JobRecord };
 
-/** Makes a rendition from the stored JSON form: in workers, and on request when no job will. */
-export async function renderRevision(store: Store, documentId: string, revision: number, format: Format) {
+/** A stored JSON form, read back. */
+export async function readStored(store: Store, canonicalHash: string): Promise<ParsedDocument> {
+  const gzip = await store.getBlob(canonicalHash);
+  if (!gzip) throw new Error(`blob ${canonicalHash} is gone`);
+  return parseOscal(gunzip(gzip).toString('utf8'), 'json');
+}
+
+export async function readRevision(store: Store, documentId: string, revision: number): Promise<ParsedDocument> {
   const rev = await store.getRevision(documentId, revision);
   if (!rev) throw new Error(`revision ${revision} of ${documentId} is gone`);
-  const canonical = gunzip((await store.getBlob(rev.canonicalHash))!);
-  return renditionBlob(parseOscal(canonical.toString('utf8'), 'json'), format);
+  return readStored(store, rev.canonicalHash);
+}
+
+/** Makes a rendition from the stored JSON form: in workers, and on request when no job will. */
+export async function renderRevision(store: Store, documentId: string, revision: number, format: Format) {
+  return renditionBlob(await readRevision(store, documentId, revision), format);
 }
 
 export class ContentService {

@@ -5,10 +5,10 @@ import { parseOscal, type Format, type ParsedDocument } from '../oscal/formats/i
 import { applyContentIdentifier } from '../oscal/identifiers.js';
 import { validateDocument, type ValidationIssue } from '../oscal/validate/index.js';
 import { locateIssues } from '../oscal/validate/locate.js';
-import { StoreConflictError, type AccessRecord, type DocumentRecord, type Grant, type ListQuery, type SortKey, type Store, type Visibility } from '../store/types.js';
+import { StoreConflictError, type AccessRecord, type AttachmentInput, type RevisionInput, type DocumentRecord, type Grant, type ListQuery, type SortKey, type Store, type Visibility } from '../store/types.js';
 import { blobOf } from './blobs.js';
 import { ServiceError, forbidden, notFound, unauthenticated, type ErrorDetail } from './errors.js';
-import { fieldsOf } from './fields.js';
+import { fieldsOf, resourcesOf } from './fields.js';
 import { formatOfContentType } from './media-types.js';
 import { canonicalJson, planRenditions } from './renditions.js';
 
@@ -81,7 +81,7 @@ export class DocumentService {
     return { doc, rights };
   }
 
-  private revisionInput(identity: Identity & { kind: 'user' }, doc: ParsedDocument, body: Buffer, format: Format) {
+  private revisionInput(identity: Identity & { kind: 'user' }, doc: ParsedDocument, body: Buffer, format: Format): RevisionInput {
     const canonical = canonicalJson(doc);
     // Brotli of large documents would cost the request too much; they are served gzip or plain.
     const canonicalBlob = blobOf(canonical, canonical.length <= this.settings.inlineRenditionLimit);
@@ -91,6 +91,7 @@ export class DocumentService {
       originalFormat: format,
       author: identity.name,
       fields: fieldsOf(doc.content, doc.model),
+      resources: resourcesOf(doc).map((r) => String(r.uuid)),
       ...planRenditions(doc, canonical, canonicalBlob, this.settings.inlineRenditionLimit),
     };
   }
@@ -119,9 +120,16 @@ export class DocumentService {
     }
   }
 
-  /** Stores a checked document as the next revision of an existing one. */
-  async storeRevision(identity: Identity & { kind: 'user' }, id: string, doc: ParsedDocument, body: Buffer, format: Format): Promise<{ revision: number; jobs: string[] }> {
-    return this.store.replaceDocument(id, this.revisionInput(identity, doc, body, format), { actor: identity.name, action: 'document.replace', documentId: id, detail: { format } });
+  /**
+   * Stores a checked document as the next revision of an existing one; with `change.ifRevision`
+   * only if that revision is still current (the store answers 'stale' otherwise).
+   */
+  async storeRevision(identity: Identity & { kind: 'user' }, id: string, doc: ParsedDocument, body: Buffer, format: Format,
+    change: { action?: string; detail?: Record<string, unknown>; attachments?: AttachmentInput[]; ifRevision?: number } = {}): Promise<{ revision: number; jobs: string[] }> {
+    const revision = this.revisionInput(identity, doc, body, format);
+    if (change.attachments) revision.attachments = change.attachments;
+    const audit = { actor: identity.name, action: change.action ?? 'document.replace', documentId: id, detail: change.detail ?? { format } };
+    return this.store.replaceDocument(id, revision, audit, change.ifRevision);
   }
 
   async replace(identity: Identity, model: string, id: string, body: Buffer, contentType: string | undefined): Promise<{ revision: number; jobs: string[] }> {

@@ -1,3 +1,4 @@
+import type { ParsedDocument } from '../oscal/formats/index.js';
 import type { DocumentFields } from '../store/types.js';
 
 /** The list fields of D4, read from a document's metadata. */
@@ -15,4 +16,12 @@ export function fieldsOf(content: Record<string, unknown>, model: string): Docum
   if (typeof metadata.published === 'string') fields.published = metadata.published;
   if (typeof metadata.remarks === 'string') fields.remarks = metadata.remarks;
   return fields;
+}
+
+export type Resource = Record<string, unknown> & { uuid: string };
+
+/** The document's back-matter resources (the live array, for in-place edits). */
+export function resourcesOf(doc: ParsedDocument): Resource[] {
+  const root = doc.content[doc.model] as { 'back-matter'?: { resources?: Resource[] } };
+  return root['back-matter']?.resources ?? [];
 }

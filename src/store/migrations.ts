@@ -116,6 +116,38 @@ function schemaV1(dialect: Dialect): string {
     `;
 }
 
+function schemaV5(dialect: Dialect): string {
+  const t = TYPES[dialect];
+  return `
+      ALTER TABLE blobs ADD COLUMN plain ${t.bool};
+      CREATE TABLE attachments (
+        document_id TEXT${t.sorted} NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        resource_uuid TEXT NOT NULL,
+        blob_hash TEXT NOT NULL REFERENCES blobs(hash),
+        media_type TEXT NOT NULL,
+        filename TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (document_id, resource_uuid)
+      );
+      CREATE INDEX attachments_by_blob ON attachments (blob_hash);
+      CREATE TABLE snapshots (
+        id TEXT PRIMARY KEY,
+        document_id TEXT${t.sorted} NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL CHECK (kind IN ('content', 'resolved')),
+        revision INTEGER NOT NULL,
+        canonical_hash TEXT NOT NULL REFERENCES blobs(hash),
+        description TEXT,
+        labels TEXT NOT NULL,
+        types TEXT NOT NULL,
+        author TEXT NOT NULL,
+        created_at TEXT${t.sorted} NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX snapshots_by_document ON snapshots (document_id, kind, created_at);
+      CREATE INDEX snapshots_by_blob ON snapshots (canonical_hash);
+    `;
+}
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -163,5 +195,11 @@ export const MIGRATIONS: readonly Migration[] = [
           CREATE INDEX documents_title_trigram ON documents USING gin (title_lower gin_trgm_ops);
         END IF;
       END $$;`,
+  },
+  {
+    version: 5,
+    description: 'attachment files per back-matter resource, and snapshots',
+    sqlite: schemaV5('sqlite'),
+    postgres: schemaV5('postgres'),
   },
 ];

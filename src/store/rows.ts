@@ -1,5 +1,5 @@
 import type { Format } from '../oscal/formats/index.js';
-import type { AuditRecord, DocumentFields, DocumentRecord, JobRecord, JobStatus, RevisionRecord, Role, TokenRecord } from './types.js';
+import type { AttachmentRecord, AuditRecord, DocumentFields, DocumentRecord, JobRecord, JobStatus, RevisionRecord, Role, SnapshotKind, SnapshotRecord, TokenRecord } from './types.js';
 
 /** A row as either backend returns it (SQLite: 0/1 for booleans; PostgreSQL: bigint as text). */
 export type Row = Record<string, unknown>;
@@ -71,11 +71,60 @@ export function auditOf(row: Row): AuditRecord {
   return entry;
 }
 
+/** The same bytes stored again: a gzip copy replaces a plain one, as content readers need gzip. */
+export const BLOB_MERGE = `br = COALESCE(blobs.br, excluded.br),
+  gzip = CASE WHEN blobs.plain AND NOT excluded.plain THEN excluded.gzip ELSE blobs.gzip END, plain = blobs.plain AND excluded.plain`;
+
+/** Every blob a document refers to, for collection once it is deleted. */
+export const DOCUMENT_BLOBS = (id: string) => `SELECT canonical_hash AS h FROM revisions WHERE document_id = ${id} UNION SELECT original_hash FROM revisions WHERE document_id = ${id}
+  UNION SELECT blob_hash FROM renditions WHERE document_id = ${id} UNION SELECT blob_hash FROM attachments WHERE document_id = ${id}
+  UNION SELECT canonical_hash FROM snapshots WHERE document_id = ${id}`;
+
+/** The condition that nothing refers to the blob `hash` (an SQL expression). */
+export const UNREFERENCED = (hash: string) => `NOT EXISTS (SELECT 1 FROM revisions WHERE canonical_hash = ${hash} OR original_hash = ${hash})
+  AND NOT EXISTS (SELECT 1 FROM renditions WHERE blob_hash = ${hash}) AND NOT EXISTS (SELECT 1 FROM attachments WHERE blob_hash = ${hash})
+  AND NOT EXISTS (SELECT 1 FROM snapshots WHERE canonical_hash = ${hash})`;
+
 /** The documents table's list-field columns for a revision's fields. */
 export function fieldColumns(f: DocumentFields) {
   return {
     title: f.title, title_lower: f.title.toLowerCase(), version: f.version, oscal_version: f.oscalVersion,
     published: f.published ?? null, last_modified: f.lastModified, document_ids: JSON.stringify(f.documentIds),
     markings: JSON.stringify(f.markings), remarks: f.remarks ?? null,
+  };
+}
+
+export function attachmentOf(row: Row): AttachmentRecord {
+  return {
+    resourceUuid: row.resource_uuid as string,
+    hash: row.blob_hash as string,
+    size: Number(row.size),
+    mediaType: row.media_type as string,
+    filename: row.filename as string,
+    createdAt: row.created_at as string,
+  };
+}
+
+export function snapshotOf(row: Row): SnapshotRecord {
+  const snapshot: SnapshotRecord = {
+    id: row.id as string,
+    documentId: row.document_id as string,
+    kind: row.kind as SnapshotKind,
+    revision: row.revision as number,
+    canonicalHash: row.canonical_hash as string,
+    labels: JSON.parse(row.labels as string),
+    types: JSON.parse(row.types as string),
+    author: row.author as string,
+    createdAt: row.created_at as string,
+    updatedAt: row.updated_at as string,
+  };
+  if (row.description !== null) snapshot.description = row.description as string;
+  return snapshot;
+}
+
+export function snapshotColumns(s: Omit<SnapshotRecord, 'updatedAt'>) {
+  return {
+    id: s.id, document_id: s.documentId, kind: s.kind, revision: s.revision, canonical_hash: s.canonicalHash,
+    description: s.description ?? null, labels: JSON.stringify(s.labels), types: JSON.stringify(s.types), author: s.author, created_at: s.createdAt,
   };
 }

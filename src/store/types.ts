@@ -12,7 +12,9 @@ export type Permission = 'read' | 'write';
 export interface BlobInput {
   hash: string;
   size: number;
+  /** The bytes gzip-compressed, or as they are when `plain` (files that do not compress). */
   gzip: Buffer;
+  plain?: boolean;
   /** Brotli copy, kept for renditions that are served to clients accepting br. */
   br?: Buffer;
 }
@@ -49,6 +51,51 @@ export interface RevisionInput {
   /** Renditions produced within the request; the others become jobs. */
   renditions: { format: Format; blob: BlobInput }[];
   pendingFormats: Format[];
+  /** Attachment files this revision adds or replaces. */
+  attachments?: AttachmentInput[];
+  /**
+   * The back-matter resource uuids of this revision: the files of other resources go with it,
+   * except under a legal hold, which keeps every file. Absent: every file stays.
+   */
+  resources?: string[];
+}
+
+/** A file behind a back-matter resource (D9). */
+export interface AttachmentInput {
+  resourceUuid: string;
+  blob: BlobInput;
+  mediaType: string;
+  filename: string;
+}
+
+export interface AttachmentRecord {
+  resourceUuid: string;
+  hash: string;
+  size: number;
+  mediaType: string;
+  filename: string;
+  createdAt: string;
+}
+
+export type SnapshotKind = 'content' | 'resolved';
+
+/** The editable part of a snapshot (D8). */
+export interface SnapshotNotes {
+  description?: string;
+  labels: string[];
+  types: string[];
+}
+
+export interface SnapshotRecord extends SnapshotNotes {
+  id: string;
+  documentId: string;
+  kind: SnapshotKind;
+  /** The document revision the snapshot copies (content snapshots) or resolved (profiles). */
+  revision: number;
+  canonicalHash: string;
+  author: string;
+  createdAt: string;
+  updatedAt: string;
 }
 
 export interface RevisionRecord {
@@ -137,7 +184,7 @@ export interface AuditRecord extends AuditEntry {
 }
 
 export class StoreConflictError extends Error {
-  constructor(readonly reason: 'exists' | 'legal-hold' | 'not-found' | 'last-version', message: string) {
+  constructor(readonly reason: 'exists' | 'legal-hold' | 'not-found' | 'last-version' | 'stale', message: string) {
     super(message);
     this.name = 'StoreConflictError';
   }
@@ -149,8 +196,11 @@ export interface Store {
   ping(): Promise<boolean>;
 
   createDocument(doc: { id: string; model: string; owner: string; visibility: Visibility }, revision: RevisionInput, audit: AuditEntry): Promise<{ jobs: string[] }>;
-  /** Adds the next revision; numbering is gapless. */
-  replaceDocument(id: string, revision: RevisionInput, audit: AuditEntry): Promise<{ revision: number; jobs: string[] }>;
+  /**
+   * Adds the next revision; numbering is gapless. With `ifRevision`, refuses ('stale') unless
+   * that is still the current revision: read-modify-write callers lose no concurrent change.
+   */
+  replaceDocument(id: string, revision: RevisionInput, audit: AuditEntry, ifRevision?: number): Promise<{ revision: number; jobs: string[] }>;
   getDocument(id: string): Promise<DocumentRecord | undefined>;
   listDocuments(query: ListQuery): Promise<DocumentRecord[]>;
   /** Removes the document and everything hanging off it; refuses under a legal hold. */
@@ -164,6 +214,18 @@ export interface Store {
   getBlob(hash: string): Promise<Buffer | undefined>;
   getBlobEncoded(hash: string, encoding: 'gzip' | 'br'): Promise<Buffer | undefined>;
   getRendition(id: string, revision: number, format: Format): Promise<{ hash: string; size: number } | undefined>;
+
+  getAttachment(id: string, resourceUuid: string): Promise<AttachmentRecord | undefined>;
+  /** An attachment's bytes as kept: gzip, or plain when compression gained nothing. */
+  getAttachmentBytes(hash: string): Promise<{ data: Buffer; plain: boolean } | undefined>;
+
+  createSnapshot(snapshot: Omit<SnapshotRecord, 'updatedAt' | 'canonicalHash'>, blob: BlobInput, audit: AuditEntry): Promise<void>;
+  /** Oldest first. */
+  listSnapshots(id: string, kind: SnapshotKind): Promise<SnapshotRecord[]>;
+  getSnapshot(id: string, kind: SnapshotKind, snapshotId: string): Promise<SnapshotRecord | undefined>;
+  updateSnapshot(id: string, kind: SnapshotKind, snapshotId: string, notes: SnapshotNotes, blob: BlobInput, audit: AuditEntry): Promise<void>;
+  /** Refuses under the document's legal hold. */
+  deleteSnapshot(id: string, kind: SnapshotKind, snapshotId: string, audit: AuditEntry): Promise<void>;
 
   getAccess(id: string): Promise<AccessRecord | undefined>;
   setAccess(id: string, access: Partial<Pick<AccessRecord, 'visibility' | 'legalHold' | 'grants'>>, audit: AuditEntry): Promise<void>;

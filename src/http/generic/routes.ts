@@ -1,22 +1,29 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AttachmentService } from '../../service/attachments.js';
 import type { ContentService } from '../../service/content.js';
 import type { DocumentService } from '../../service/documents.js';
 import { ServiceError } from '../../service/errors.js';
 import { negotiateFormat, RESPONSE_TYPE } from '../../service/media-types.js';
 import type { RenditionWorkers } from '../../service/rendition-workers.js';
+import { snapshotEntry, type SnapshotService } from '../../service/snapshots.js';
 import type { DocumentRecord, Grant, Store, Visibility } from '../../store/types.js';
+import { bodyOf } from '../request-body.js';
 import { sendStored } from '../send-rendition.js';
+import { attachmentRoutes } from './attachment-routes.js';
+import { MODELS } from './models.js';
+import { snapshotReadRoutes } from './snapshot-routes.js';
 import { LIST_QUERYSTRING, listPage, type ListQuerystring } from '../list-page.js';
 
-/** The OSCAL models of D1, as path segments of the generic interface. */
-export const MODELS = ['catalog', 'profile', 'component-definition', 'system-security-plan', 'assessment-plan', 'assessment-results', 'plan-of-action-and-milestones', 'mapping-collection'] as const;
 
 export interface GenericDeps {
   store: Store;
   documents: DocumentService;
   content: ContentService;
   workers?: RenditionWorkers;
+  attachments: AttachmentService;
+  snapshots: SnapshotService;
   publicUrl: string;
+  maxAttachment: number;
 }
 
 const modelParam = { type: 'string', enum: [...MODELS] } as const;
@@ -104,6 +111,18 @@ export async function genericRoutes(app: FastifyInstance, deps: GenericDeps): Pr
     return accessBody(await documents.setAccess(request.identity, request.params.model, request.params.id, change));
   });
 
+  await app.register(async (scope) => attachmentRoutes(scope, { attachments: deps.attachments, base, maxAttachment: deps.maxAttachment }));
+
+  const snapshotParams = { type: 'object', properties: { model: modelParam, id: idParam, snapshot: idParam }, required: ['model', 'id'] } as const;
+  app.post<{ Params: { model: string; id: string } }>('/:model/:id/snapshot', {
+    schema: { summary: 'Snapshot the current content; the server sets snapshot-created', params: snapshotParams },
+  }, async (request, reply) => {
+    const { model, id } = request.params;
+    const snapshot = await deps.snapshots.create(request.identity, model, id, bodyOf(request), request.headers['content-type']);
+    return reply.code(201).header('Location', `${base}/${model}/${id}/snapshot/${snapshot.id}`).send(snapshotEntry(snapshot));
+  });
+  snapshotReadRoutes(app, { store, snapshots: deps.snapshots, kind: 'content', prefix: '/:model/:id/snapshot', listName: (model) => `${model}-snapshot-list`, params: snapshotParams });
+
   app.get<{ Params: { id: string } }>('/jobs/:id', {
     schema: { summary: 'A conversion job: 200 while it runs, 303 to the content when done', params: { type: 'object', properties: { id: idParam }, required: ['id'] } },
   }, async (request, reply) => {
@@ -114,9 +133,6 @@ export async function genericRoutes(app: FastifyInstance, deps: GenericDeps): Pr
 
 }
 
-function bodyOf(request: FastifyRequest): Buffer {
-  return Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-}
 
 function accessBody(access: { owner: string; visibility: Visibility; legalHold: boolean; grants: Grant[] }) {
   return { owner: access.owner, visibility: access.visibility, 'legal-hold': access.legalHold, grants: access.grants };

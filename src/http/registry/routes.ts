@@ -1,11 +1,12 @@
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { DocumentService } from '../../service/documents.js';
 import { ServiceError } from '../../service/errors.js';
 import type { RegistryService } from '../../service/registry.js';
 import type { RenditionWorkers } from '../../service/rendition-workers.js';
 import type { DocumentRecord, RevisionRecord, Store } from '../../store/types.js';
 import { LIST_QUERYSTRING, listPage, type ListQuerystring } from '../list-page.js';
+import { bodyOf, fileField, MULTIPART_LIMITS } from '../request-body.js';
 import { sendStored } from '../send-rendition.js';
 
 /** The registry's plural path segments (registry-api 2.1, D1) and the models they name. */
@@ -97,9 +98,9 @@ export async function registryRoutes(api: FastifyInstance, deps: RegistryDeps): 
 
 /** POST /api/upload: a JSON body, or multipart/form-data with the file in field `file`. */
 export async function uploadRoute(scope: FastifyInstance, deps: RegistryDeps): Promise<void> {
-  await scope.register(multipart, { limits: { fileSize: deps.maxBody, files: 1, fields: 10, parts: 20, headerPairs: 100, fieldSize: 64 * 1024 } });
+  await scope.register(multipart, { limits: { fileSize: deps.maxBody, ...MULTIPART_LIMITS } });
   scope.post('/api/upload', { schema: { summary: 'Upload an OSCAL JSON document: created (201) or updated (200)' } }, async (request, reply) => {
-    const body = request.isMultipart() ? await fileField(request, deps.maxBody) : bodyOf(request);
+    const body = request.isMultipart() ? (await fileField(request, deps.maxBody))?.bytes : bodyOf(request);
     if (!request.isMultipart() && !/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
       throw new ServiceError(415, 'unsupported-media-type', 'upload takes application/json, or multipart/form-data with the file in field "file"');
     }
@@ -109,18 +110,3 @@ export async function uploadRoute(scope: FastifyInstance, deps: RegistryDeps): P
   });
 }
 
-async function fileField(request: FastifyRequest, limit: number): Promise<Buffer | undefined> {
-  let file: Buffer | undefined;
-  for await (const part of request.parts()) {
-    if (part.type !== 'file') continue;
-    // Every file part is read to its end (the parser waits for that), but only "file" is kept.
-    const bytes = await part.toBuffer();
-    if (part.file.truncated || bytes.length > limit) throw new ServiceError(413, 'too-large', 'the file is larger than this server accepts');
-    if (part.fieldname === 'file') file = bytes;
-  }
-  return file;
-}
-
-function bodyOf(request: FastifyRequest): Buffer {
-  return Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-}

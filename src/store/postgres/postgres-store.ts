@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import postgres from 'postgres';
 import type { Format } from '../../oscal/formats/index.js';
 import { MIGRATIONS } from '../migrations.js';
-import { auditOf, documentOf, fieldColumns, jobOf, revisionOf, tokenOf, type Row } from '../rows.js';
+import { BLOB_MERGE, DOCUMENT_BLOBS, UNREFERENCED, attachmentOf, auditOf, documentOf, fieldColumns, jobOf, revisionOf, snapshotColumns, snapshotOf, tokenOf, type Row } from '../rows.js';
 import {
   StoreConflictError,
-  type AccessRecord, type AuditEntry, type AuditRecord, type BlobInput, type DocumentRecord, type Grant, type JobRecord,
-  type JobStatus, type ListQuery, type RevisionInput, type RevisionRecord, type Role, type Store, type TokenRecord, type UserRecord,
+  type AccessRecord, type AttachmentRecord, type AuditEntry, type AuditRecord, type BlobInput, type DocumentRecord, type Grant, type JobRecord,
+  type JobStatus, type ListQuery, type RevisionInput, type RevisionRecord, type Role, type SnapshotKind, type SnapshotNotes, type SnapshotRecord, type Store, type TokenRecord, type UserRecord,
 } from '../types.js';
 
 type Sql = postgres.Sql | postgres.TransactionSql;
@@ -58,8 +58,8 @@ export class PostgresStore implements Store {
   }
 
   private async putBlob(tx: Sql, blob: BlobInput): Promise<void> {
-    await tx`INSERT INTO blobs (hash, size, gzip, br) VALUES (${blob.hash}, ${blob.size}, ${blob.gzip}, ${blob.br ?? null})
-      ON CONFLICT (hash) DO UPDATE SET br = COALESCE(blobs.br, excluded.br)`;
+    await tx.unsafe(`INSERT INTO blobs (hash, size, gzip, br, plain) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (hash) DO UPDATE SET ${BLOB_MERGE}`,
+      [blob.hash, blob.size, blob.gzip, blob.br ?? null, blob.plain === true]);
   }
 
   private async audit(tx: Sql, entry: AuditEntry): Promise<void> {
@@ -68,13 +68,14 @@ export class PostgresStore implements Store {
 
   private async writeRevision(tx: Sql, id: string, number: number, revision: RevisionInput, at: string): Promise<string[]> {
     // Blob rows are locked in hash order by every writer and deleter, so they cannot deadlock.
-    const blobs = [revision.canonical, revision.original, ...revision.renditions.map((r) => r.blob)].sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0));
+    const blobs = [revision.canonical, revision.original, ...revision.renditions.map((r) => r.blob), ...(revision.attachments ?? []).map((a) => a.blob)].sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0));
     for (const blob of blobs) await this.putBlob(tx, blob);
     await tx`INSERT INTO revisions (document_id, number, canonical_hash, original_hash, original_format, author, created_at, fields)
       VALUES (${id}, ${number}, ${revision.canonical.hash}, ${revision.original.hash}, ${revision.originalFormat}, ${revision.author}, ${at}, ${JSON.stringify(revision.fields)})`;
     for (const r of revision.renditions) {
       await tx`INSERT INTO renditions (document_id, revision, format, blob_hash) VALUES (${id}, ${number}, ${r.format}, ${r.blob.hash})`;
     }
+    await this.writeAttachments(tx, id, revision, at);
     const jobs: string[] = [];
     for (const format of revision.pendingFormats) {
       const jobId = randomUUID();
@@ -82,6 +83,20 @@ export class PostgresStore implements Store {
       jobs.push(jobId);
     }
     return jobs;
+  }
+
+  /** Attachment rows of a revision; its blobs are already stored, in lock order. */
+  private async writeAttachments(tx: Sql, id: string, revision: RevisionInput, at: string): Promise<void> {
+    const [doc] = await tx`SELECT legal_hold FROM documents WHERE id = ${id}`;
+    const dropped = !revision.resources || doc!.legal_hold ? [] : await tx`DELETE FROM attachments WHERE document_id = ${id} AND NOT (resource_uuid = ANY(${tx.array(revision.resources)}::text[])) RETURNING blob_hash AS h`;
+    const hashes = dropped.map((r) => r.h as string);
+    for (const a of revision.attachments ?? []) {
+      const [old] = await tx`SELECT blob_hash AS h FROM attachments WHERE document_id = ${id} AND resource_uuid = ${a.resourceUuid}`;
+      if (old) hashes.push(old.h as string);
+      await tx`INSERT INTO attachments (document_id, resource_uuid, blob_hash, media_type, filename, created_at) VALUES (${id}, ${a.resourceUuid}, ${a.blob.hash}, ${a.mediaType}, ${a.filename}, ${at})
+        ON CONFLICT (document_id, resource_uuid) DO UPDATE SET blob_hash = excluded.blob_hash, media_type = excluded.media_type, filename = excluded.filename, created_at = excluded.created_at`;
+    }
+    await this.dropUnreferenced(tx, hashes);
   }
 
   async createDocument(doc: { id: string; model: string; owner: string; visibility: 'public' | 'private' }, revision: RevisionInput, audit: AuditEntry): Promise<{ jobs: string[] }> {
@@ -96,11 +111,12 @@ export class PostgresStore implements Store {
     });
   }
 
-  async replaceDocument(id: string, revision: RevisionInput, audit: AuditEntry): Promise<{ revision: number; jobs: string[] }> {
+  async replaceDocument(id: string, revision: RevisionInput, audit: AuditEntry, ifRevision?: number): Promise<{ revision: number; jobs: string[] }> {
     return this.sql.begin(async (tx) => {
       // The row lock makes concurrent writers, in any process, number their revisions in turn.
-      const [current] = await tx`SELECT last_revision FROM documents WHERE id = ${id} FOR UPDATE`;
+      const [current] = await tx`SELECT revision, last_revision FROM documents WHERE id = ${id} FOR UPDATE`;
       if (!current) throw new StoreConflictError('not-found', `no document ${id}`);
+      if (ifRevision !== undefined && current.revision !== ifRevision) throw new StoreConflictError('stale', `revision ${ifRevision} of ${id} is no longer current`);
       const number = (current.last_revision as number) + 1;
       const at = now();
       await tx`UPDATE documents SET ${tx({ ...fieldColumns(revision.fields), revision: number, last_revision: number, updated_at: at })} WHERE id = ${id}`;
@@ -145,8 +161,7 @@ export class PostgresStore implements Store {
       const [doc] = await tx`SELECT legal_hold FROM documents WHERE id = ${id} FOR UPDATE`;
       if (!doc) throw new StoreConflictError('not-found', `no document ${id}`);
       if (doc.legal_hold) throw new StoreConflictError('legal-hold', 'the document is under a legal hold and cannot be deleted');
-      const hashes = (await tx`SELECT canonical_hash AS h FROM revisions WHERE document_id = ${id} UNION SELECT original_hash FROM revisions WHERE document_id = ${id}
-        UNION SELECT blob_hash FROM renditions WHERE document_id = ${id}`).map((r) => r.h as string);
+      const hashes = (await tx.unsafe(DOCUMENT_BLOBS('$1'), [id])).map((r) => r.h as string);
       await tx`DELETE FROM documents WHERE id = ${id}`;
       await this.dropUnreferenced(tx, hashes);
       await this.audit(tx, audit);
@@ -193,9 +208,7 @@ export class PostgresStore implements Store {
     if (hashes.length === 0) return;
     const unique = [...new Set(hashes)].sort();
     await tx`SELECT hash FROM blobs WHERE hash IN ${tx(unique)} ORDER BY hash FOR UPDATE`;
-    await tx`DELETE FROM blobs b WHERE b.hash IN ${tx(unique)}
-      AND NOT EXISTS (SELECT 1 FROM revisions WHERE canonical_hash = b.hash OR original_hash = b.hash)
-      AND NOT EXISTS (SELECT 1 FROM renditions WHERE blob_hash = b.hash)`;
+    await tx.unsafe(`DELETE FROM blobs b WHERE b.hash = ANY($1::text[]) AND ${UNREFERENCED('b.hash')}`, [tx.array(unique)]);
   }
 
   async getBlob(hash: string): Promise<Buffer | undefined> {
@@ -212,6 +225,60 @@ export class PostgresStore implements Store {
     const [row] = await this.sql`SELECT r.blob_hash AS hash, b.size AS size FROM renditions r JOIN blobs b ON b.hash = r.blob_hash
       WHERE r.document_id = ${id} AND r.revision = ${revision} AND r.format = ${format}`;
     return row && { hash: row.hash as string, size: Number(row.size) };
+  }
+
+  async getAttachment(id: string, resourceUuid: string): Promise<AttachmentRecord | undefined> {
+    const [row] = await this.sql`SELECT a.*, b.size AS size FROM attachments a JOIN blobs b ON b.hash = a.blob_hash WHERE a.document_id = ${id} AND a.resource_uuid = ${resourceUuid}`;
+    return row && attachmentOf(row);
+  }
+
+  async getAttachmentBytes(hash: string): Promise<{ data: Buffer; plain: boolean } | undefined> {
+    const [row] = await this.sql`SELECT gzip, plain FROM blobs WHERE hash = ${hash}`;
+    return row && { data: row.gzip as Buffer, plain: row.plain as boolean };
+  }
+
+  async createSnapshot(snapshot: Omit<SnapshotRecord, 'updatedAt' | 'canonicalHash'>, blob: BlobInput, audit: AuditEntry): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      const [doc] = await tx`SELECT 1 FROM documents WHERE id = ${snapshot.documentId} FOR SHARE`;
+      if (!doc) throw new StoreConflictError('not-found', `no document ${snapshot.documentId}`);
+      await this.putBlob(tx, blob);
+      const columns = snapshotColumns({ ...snapshot, canonicalHash: blob.hash });
+      await tx`INSERT INTO snapshots ${tx({ ...columns, updated_at: columns.created_at })}`;
+      await this.audit(tx, audit);
+    });
+  }
+
+  async listSnapshots(id: string, kind: SnapshotKind): Promise<SnapshotRecord[]> {
+    return (await this.sql`SELECT * FROM snapshots WHERE document_id = ${id} AND kind = ${kind} ORDER BY created_at, id`).map(snapshotOf);
+  }
+
+  async getSnapshot(id: string, kind: SnapshotKind, snapshotId: string): Promise<SnapshotRecord | undefined> {
+    const [row] = await this.sql`SELECT * FROM snapshots WHERE document_id = ${id} AND kind = ${kind} AND id = ${snapshotId}`;
+    return row && snapshotOf(row);
+  }
+
+  async updateSnapshot(id: string, kind: SnapshotKind, snapshotId: string, notes: SnapshotNotes, blob: BlobInput, audit: AuditEntry): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      const [old] = await tx`SELECT canonical_hash FROM snapshots WHERE document_id = ${id} AND kind = ${kind} AND id = ${snapshotId} FOR UPDATE`;
+      if (!old) throw new StoreConflictError('not-found', `no snapshot ${snapshotId}`);
+      await this.putBlob(tx, blob);
+      await tx`UPDATE snapshots SET canonical_hash = ${blob.hash}, description = ${notes.description ?? null}, labels = ${JSON.stringify(notes.labels)},
+        types = ${JSON.stringify(notes.types)}, updated_at = ${now()} WHERE id = ${snapshotId}`;
+      await this.dropUnreferenced(tx, [old.canonical_hash as string]);
+      await this.audit(tx, audit);
+    });
+  }
+
+  async deleteSnapshot(id: string, kind: SnapshotKind, snapshotId: string, audit: AuditEntry): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      const [row] = await tx`SELECT s.canonical_hash, d.legal_hold FROM snapshots s JOIN documents d ON d.id = s.document_id
+        WHERE s.document_id = ${id} AND s.kind = ${kind} AND s.id = ${snapshotId} FOR UPDATE`;
+      if (!row) throw new StoreConflictError('not-found', `no snapshot ${snapshotId}`);
+      if (row.legal_hold) throw new StoreConflictError('legal-hold', 'the document is under a legal hold: none of its snapshots can be deleted');
+      await tx`DELETE FROM snapshots WHERE id = ${snapshotId}`;
+      await this.dropUnreferenced(tx, [row.canonical_hash as string]);
+      await this.audit(tx, audit);
+    });
   }
 
   async getAccess(id: string): Promise<AccessRecord | undefined> {

@@ -4,11 +4,11 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Format } from '../../oscal/formats/index.js';
 import { MIGRATIONS } from '../migrations.js';
-import { auditOf, documentOf, fieldColumns, jobOf, revisionOf, tokenOf, type Row } from '../rows.js';
+import { BLOB_MERGE, DOCUMENT_BLOBS, UNREFERENCED, attachmentOf, auditOf, documentOf, fieldColumns, jobOf, revisionOf, snapshotColumns, snapshotOf, tokenOf, type Row } from '../rows.js';
 import {
   StoreConflictError,
-  type AccessRecord, type AuditEntry, type AuditRecord, type BlobInput, type DocumentRecord, type Grant, type JobRecord,
-  type JobStatus, type ListQuery, type RevisionInput, type RevisionRecord, type Role, type Store, type TokenRecord, type UserRecord,
+  type AccessRecord, type AttachmentRecord, type AuditEntry, type AuditRecord, type BlobInput, type DocumentRecord, type Grant, type JobRecord,
+  type JobStatus, type ListQuery, type RevisionInput, type RevisionRecord, type Role, type SnapshotKind, type SnapshotNotes, type SnapshotRecord, type Store, type TokenRecord, type UserRecord,
 } from '../types.js';
 
 const now = () => new Date().toISOString();
@@ -72,8 +72,8 @@ export class SqliteStore implements Store {
   }
 
   private putBlob(blob: BlobInput): void {
-    this.stmt('INSERT INTO blobs (hash, size, gzip, br) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO UPDATE SET br = COALESCE(blobs.br, excluded.br)')
-      .run(blob.hash, blob.size, blob.gzip, blob.br ?? null);
+    this.stmt(`INSERT INTO blobs (hash, size, gzip, br, plain) VALUES (?, ?, ?, ?, ?) ON CONFLICT (hash) DO UPDATE SET ${BLOB_MERGE}`)
+      .run(blob.hash, blob.size, blob.gzip, blob.br ?? null, blob.plain ? 1 : 0);
   }
 
   private audit(entry: AuditEntry): void {
@@ -92,12 +92,35 @@ export class SqliteStore implements Store {
       this.putBlob(r.blob);
       this.stmt('INSERT INTO renditions (document_id, revision, format, blob_hash) VALUES (?, ?, ?, ?)').run(id, number, r.format, r.blob.hash);
     }
+    this.writeAttachments(id, revision, at);
     return revision.pendingFormats.map((format) => {
       const jobId = randomUUID();
       this.stmt("INSERT INTO jobs (id, document_id, revision, format, status, created_at, updated_at) VALUES (?, ?, ?, ?, 'queued', ?, ?)")
         .run(jobId, id, number, format, at, at);
       return jobId;
     });
+  }
+
+  private writeAttachments(id: string, revision: RevisionInput, at: string): void {
+    const hashes: string[] = [];
+    const held = this.stmt('SELECT legal_hold FROM documents WHERE id = ?').get(id) as { legal_hold: number };
+    if (revision.resources && held.legal_hold !== 1) {
+      const gone = this.stmt('SELECT resource_uuid AS r, blob_hash AS h FROM attachments WHERE document_id = ? AND resource_uuid NOT IN (SELECT value FROM json_each(?))')
+        .all(id, JSON.stringify(revision.resources)) as { r: string; h: string }[];
+      for (const { r, h } of gone) {
+        this.stmt('DELETE FROM attachments WHERE document_id = ? AND resource_uuid = ?').run(id, r);
+        hashes.push(h);
+      }
+    }
+    for (const a of revision.attachments ?? []) {
+      const old = this.stmt('SELECT blob_hash AS h FROM attachments WHERE document_id = ? AND resource_uuid = ?').get(id, a.resourceUuid) as { h: string } | undefined;
+      if (old) hashes.push(old.h);
+      this.putBlob(a.blob);
+      this.stmt(`INSERT INTO attachments (document_id, resource_uuid, blob_hash, media_type, filename, created_at) VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT (document_id, resource_uuid) DO UPDATE SET blob_hash = excluded.blob_hash, media_type = excluded.media_type, filename = excluded.filename, created_at = excluded.created_at`)
+        .run(id, a.resourceUuid, a.blob.hash, a.mediaType, a.filename, at);
+    }
+    this.dropUnreferenced(hashes);
   }
 
   async createDocument(doc: { id: string; model: string; owner: string; visibility: 'public' | 'private' }, revision: RevisionInput, audit: AuditEntry): Promise<{ jobs: string[] }> {
@@ -113,10 +136,11 @@ export class SqliteStore implements Store {
     }).immediate();
   }
 
-  async replaceDocument(id: string, revision: RevisionInput, audit: AuditEntry): Promise<{ revision: number; jobs: string[] }> {
+  async replaceDocument(id: string, revision: RevisionInput, audit: AuditEntry, ifRevision?: number): Promise<{ revision: number; jobs: string[] }> {
     return this.db.transaction(() => {
-      const current = this.stmt('SELECT last_revision FROM documents WHERE id = ?').get(id) as { last_revision: number } | undefined;
+      const current = this.stmt('SELECT revision, last_revision FROM documents WHERE id = ?').get(id) as { revision: number; last_revision: number } | undefined;
       if (!current) throw new StoreConflictError('not-found', `no document ${id}`);
+      if (ifRevision !== undefined && current.revision !== ifRevision) throw new StoreConflictError('stale', `revision ${ifRevision} of ${id} is no longer current`);
       const number = current.last_revision + 1;
       const at = now();
       this.stmt(`UPDATE documents SET revision = @number, last_revision = @number, title = @title, title_lower = @title_lower, version = @version, oscal_version = @oscal_version,
@@ -165,8 +189,7 @@ export class SqliteStore implements Store {
       const doc = this.stmt('SELECT legal_hold FROM documents WHERE id = ?').get(id) as { legal_hold: number } | undefined;
       if (!doc) throw new StoreConflictError('not-found', `no document ${id}`);
       if (doc.legal_hold === 1) throw new StoreConflictError('legal-hold', 'the document is under a legal hold and cannot be deleted');
-      const hashes = (this.stmt(`SELECT canonical_hash AS h FROM revisions WHERE document_id = @id UNION SELECT original_hash FROM revisions WHERE document_id = @id
-        UNION SELECT blob_hash FROM renditions WHERE document_id = @id`).all({ id }) as { h: string }[]).map((r) => r.h);
+      const hashes = (this.stmt(DOCUMENT_BLOBS('@id')).all({ id }) as { h: string }[]).map((r) => r.h);
       this.stmt('DELETE FROM documents WHERE id = ?').run(id);
       this.dropUnreferenced(hashes);
       this.audit(audit);
@@ -208,8 +231,7 @@ export class SqliteStore implements Store {
 
   /** Blobs are shared by content: drop only those nothing refers to any more. */
   private dropUnreferenced(hashes: string[]): void {
-    const drop = this.stmt(`DELETE FROM blobs WHERE hash = @h AND NOT EXISTS (SELECT 1 FROM revisions WHERE canonical_hash = @h OR original_hash = @h)
-      AND NOT EXISTS (SELECT 1 FROM renditions WHERE blob_hash = @h)`);
+    const drop = this.stmt(`DELETE FROM blobs WHERE hash = @h AND ${UNREFERENCED('@h')}`);
     for (const h of new Set(hashes)) drop.run({ h });
   }
 
@@ -227,6 +249,61 @@ export class SqliteStore implements Store {
     const row = this.stmt('SELECT r.blob_hash AS hash, b.size AS size FROM renditions r JOIN blobs b ON b.hash = r.blob_hash WHERE r.document_id = ? AND r.revision = ? AND r.format = ?')
       .get(id, revision, format) as { hash: string; size: number } | undefined;
     return row;
+  }
+
+  async getAttachment(id: string, resourceUuid: string): Promise<AttachmentRecord | undefined> {
+    const row = this.stmt('SELECT a.*, b.size AS size FROM attachments a JOIN blobs b ON b.hash = a.blob_hash WHERE a.document_id = ? AND a.resource_uuid = ?')
+      .get(id, resourceUuid) as Row | undefined;
+    return row && attachmentOf(row);
+  }
+
+  async getAttachmentBytes(hash: string): Promise<{ data: Buffer; plain: boolean } | undefined> {
+    const row = this.stmt('SELECT gzip, plain FROM blobs WHERE hash = ?').get(hash) as { gzip: Buffer; plain: number } | undefined;
+    return row && { data: row.gzip, plain: row.plain === 1 };
+  }
+
+  async createSnapshot(snapshot: Omit<SnapshotRecord, 'updatedAt' | 'canonicalHash'>, blob: BlobInput, audit: AuditEntry): Promise<void> {
+    this.db.transaction(() => {
+      if (!this.stmt('SELECT 1 FROM documents WHERE id = ?').get(snapshot.documentId)) throw new StoreConflictError('not-found', `no document ${snapshot.documentId}`);
+      this.putBlob(blob);
+      this.stmt(`INSERT INTO snapshots (id, document_id, kind, revision, canonical_hash, description, labels, types, author, created_at, updated_at)
+        VALUES (@id, @document_id, @kind, @revision, @canonical_hash, @description, @labels, @types, @author, @created_at, @created_at)`)
+        .run(snapshotColumns({ ...snapshot, canonicalHash: blob.hash }));
+      this.audit(audit);
+    }).immediate();
+  }
+
+  async listSnapshots(id: string, kind: SnapshotKind): Promise<SnapshotRecord[]> {
+    return (this.stmt('SELECT * FROM snapshots WHERE document_id = ? AND kind = ? ORDER BY created_at, id').all(id, kind) as Row[]).map(snapshotOf);
+  }
+
+  async getSnapshot(id: string, kind: SnapshotKind, snapshotId: string): Promise<SnapshotRecord | undefined> {
+    const row = this.stmt('SELECT * FROM snapshots WHERE document_id = ? AND kind = ? AND id = ?').get(id, kind, snapshotId) as Row | undefined;
+    return row && snapshotOf(row);
+  }
+
+  async updateSnapshot(id: string, kind: SnapshotKind, snapshotId: string, notes: SnapshotNotes, blob: BlobInput, audit: AuditEntry): Promise<void> {
+    this.db.transaction(() => {
+      const old = this.stmt('SELECT canonical_hash FROM snapshots WHERE document_id = ? AND kind = ? AND id = ?').get(id, kind, snapshotId) as { canonical_hash: string } | undefined;
+      if (!old) throw new StoreConflictError('not-found', `no snapshot ${snapshotId}`);
+      this.putBlob(blob);
+      this.stmt('UPDATE snapshots SET canonical_hash = ?, description = ?, labels = ?, types = ?, updated_at = ? WHERE id = ?')
+        .run(blob.hash, notes.description ?? null, JSON.stringify(notes.labels), JSON.stringify(notes.types), now(), snapshotId);
+      this.dropUnreferenced([old.canonical_hash]);
+      this.audit(audit);
+    }).immediate();
+  }
+
+  async deleteSnapshot(id: string, kind: SnapshotKind, snapshotId: string, audit: AuditEntry): Promise<void> {
+    this.db.transaction(() => {
+      const row = this.stmt('SELECT s.canonical_hash, d.legal_hold FROM snapshots s JOIN documents d ON d.id = s.document_id WHERE s.document_id = ? AND s.kind = ? AND s.id = ?')
+        .get(id, kind, snapshotId) as { canonical_hash: string; legal_hold: number } | undefined;
+      if (!row) throw new StoreConflictError('not-found', `no snapshot ${snapshotId}`);
+      if (row.legal_hold === 1) throw new StoreConflictError('legal-hold', 'the document is under a legal hold: none of its snapshots can be deleted');
+      this.stmt('DELETE FROM snapshots WHERE id = ?').run(snapshotId);
+      this.dropUnreferenced([row.canonical_hash]);
+      this.audit(audit);
+    }).immediate();
   }
 
   async getAccess(id: string): Promise<AccessRecord | undefined> {

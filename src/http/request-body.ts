@@ -1,0 +1,21 @@
+import type { FastifyRequest } from 'fastify';
+import { ServiceError } from '../service/errors.js';
+
+export function bodyOf(request: FastifyRequest): Buffer {
+  return Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+}
+
+/** The form's field "file": its bytes, name and type; other file parts are read and dropped. */
+export async function fileField(request: FastifyRequest, limit: number): Promise<{ bytes: Buffer; filename: string; mediaType: string } | undefined> {
+  let file: { bytes: Buffer; filename: string; mediaType: string } | undefined;
+  for await (const part of request.parts()) {
+    if (part.type !== 'file') continue;
+    // Every file part is read to its end (the parser waits for that), but only "file" is kept.
+    const bytes = await part.toBuffer();
+    if (part.file.truncated || bytes.length > limit) throw new ServiceError(413, 'too-large', 'the file is larger than this server accepts');
+    if (part.fieldname === 'file') file = { bytes, filename: part.filename, mediaType: part.mimetype };
+  }
+  return file;
+}
+
+export const MULTIPART_LIMITS = { files: 1, fields: 10, parts: 20, headerPairs: 100, fieldSize: 64 * 1024 };

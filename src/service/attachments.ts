@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import type { Identity } from '../auth/identity.js';
+import type { ParsedDocument } from '../oscal/formats/index.js';
+import { StoreConflictError, type AttachmentInput, type Store } from '../store/types.js';
+import { fileBlob, gunzip, sha256 } from './blobs.js';
+import { readRevision } from './content.js';
+import { readContent, type DocumentService } from './documents.js';
+import { forbidden, notFound, ServiceError, unauthenticated } from './errors.js';
+import { resourcesOf, type Resource } from './fields.js';
+
+/** A file as a client sent it. */
+export interface IncomingFile {
+  bytes: Buffer;
+  mediaType: string;
+  filename?: string;
+}
+
+/** A file to send back: its bytes as kept (gzip or plain) and what to label them with. */
+export interface OutgoingFile {
+  data: Buffer;
+  gzipped: boolean;
+  hash: string;
+  mediaType: string;
+  filename: string;
+}
+
+/** Read-modify-write of a document loses to a concurrent write at most this often in a row. */
+const ATTEMPTS = 5;
+
+/** Strips what may not travel in a file name: paths, control characters; keeps any script. */
+export function cleanFilename(name: string | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  // eslint-disable-next-line no-control-regex
+  const base = name.split(/[/\\]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
+  return base === '' || base === '.' || base === '..' ? undefined : base;
+}
+
+/**
+ * Attachments (generic-interface 4.3, D9): the file behind a back-matter resource, kept in the
+ * store by hash, with the resource entry in the content kept in step. Each change is a new
+ * revision of the document.
+ */
+export class AttachmentService {
+  constructor(private readonly store: Store, private readonly documents: DocumentService, private readonly publicUrl: string) {}
+
+  hrefOf(model: string, id: string, resourceUuid: string): string {
+    return `${this.publicUrl}/oscal/v1/${model}/${id}/attachment/${resourceUuid}`;
+  }
+
+  /** Whether an rlink href names this attachment: D9's absolute form, or the older relative ones. */
+  private pointsHere(href: unknown, model: string, id: string, resourceUuid: string): boolean {
+    if (typeof href !== 'string') return false;
+    const tail = `/${id}/attachment/${resourceUuid}`;
+    return href === this.hrefOf(model, id, resourceUuid) || href === tail || href === `/oscal/v1/${model}${tail}` || href === `/${model}${tail}`;
+  }
+
+  async list(identity: Identity, model: string, id: string): Promise<Record<string, unknown>[]> {
+    const { doc } = await this.documents.readable(identity, model, id);
+    const content = await readRevision(this.store, id, doc.revision);
+    return resourcesOf(content).map(({ base64: _omitted, ...entry }) => ({ 'content-uuid': id, 'resource-uuid': entry.uuid, ...entry }));
+  }
+
+  async resource(identity: Identity, model: string, id: string, resourceUuid: string): Promise<Resource> {
+    const { doc } = await this.documents.readable(identity, model, id);
+    return findResource(await readRevision(this.store, id, doc.revision), resourceUuid);
+  }
+
+  /** The file: ours when an rlink points at it, else the decoded base64 (rule 2). */
+  async read(identity: Identity, model: string, id: string, resourceUuid: string): Promise<OutgoingFile> {
+    const { doc } = await this.documents.readable(identity, model, id);
+    const entry = findResource(await readRevision(this.store, id, doc.revision), resourceUuid);
+    const rlinks = Array.isArray(entry.rlinks) ? (entry.rlinks as { href?: unknown }[]) : [];
+    const held = rlinks.some((r) => this.pointsHere(r.href, model, id, resourceUuid)) ? await this.store.getAttachment(id, resourceUuid) : undefined;
+    if (held) {
+      const bytes = await this.store.getAttachmentBytes(held.hash);
+      if (bytes) return { data: bytes.data, gzipped: !bytes.plain, hash: held.hash, mediaType: held.mediaType, filename: held.filename };
+    }
+    const base64 = entry.base64 as { value?: string; filename?: string; 'media-type'?: string } | undefined;
+    if (base64 && typeof base64.value === 'string') {
+      const data = Buffer.from(base64.value, 'base64');
+      return {
+        data, gzipped: false, hash: sha256(data),
+        mediaType: base64['media-type'] ?? 'application/octet-stream',
+        filename: cleanFilename(base64.filename) ?? cleanFilename(String(entry.title ?? '')) ?? resourceUuid,
+      };
+    }
+    throw new ServiceError(404, 'not-found', `resource ${resourceUuid} has no file here: neither base64 content nor an rlink to an attachment of this document`);
+  }
+
+  /** POST: a new resource entry with an rlink to the stored file (rule 1). */
+  async add(identity: Identity, model: string, id: string, file: IncomingFile): Promise<Resource> {
+    const resourceUuid = randomUUID();
+    const filename = cleanFilename(file.filename) ?? resourceUuid;
+    return this.change(identity, model, id, 'attachment.create', resourceUuid, file, (content, blobHash) => {
+      const entry: Resource = { uuid: resourceUuid, title: filename, rlinks: [this.rlink(model, id, resourceUuid, file.mediaType, blobHash)] };
+      const root = content.content[model] as Record<string, unknown>;
+      const backMatter = (root['back-matter'] ??= {}) as { resources?: Resource[] };
+      (backMatter.resources ??= []).push(entry);
+      return entry;
+    });
+  }
+
+  /** PUT: the file replaced; base64 removed, the rlink set (rule 3). */
+  async replace(identity: Identity, model: string, id: string, resourceUuid: string, file: IncomingFile): Promise<void> {
+    await this.change(identity, model, id, 'attachment.replace', resourceUuid, file, (content, blobHash) => {
+      const entry = findResource(content, resourceUuid);
+      delete entry.base64;
+      const others = (Array.isArray(entry.rlinks) ? (entry.rlinks as { href?: unknown }[]) : []).filter((r) => !this.pointsHere(r.href, model, id, resourceUuid));
+      entry.rlinks = [this.rlink(model, id, resourceUuid, file.mediaType, blobHash), ...others];
+      entry.title ??= cleanFilename(file.filename) ?? resourceUuid;
+      return entry;
+    });
+  }
+
+  /** DELETE: the resource entry goes, and with it the file (rule 4). */
+  async remove(identity: Identity, model: string, id: string, resourceUuid: string): Promise<void> {
+    await this.change(identity, model, id, 'attachment.delete', resourceUuid, undefined, (content) => {
+      const root = content.content[model] as { 'back-matter'?: { resources?: Resource[] } };
+      const resources = resourcesOf(content);
+      const entry = findResource(content, resourceUuid);
+      resources.splice(resources.indexOf(entry), 1);
+      // OSCAL allows no empty resources array; an empty back-matter says nothing either.
+      if (resources.length === 0) delete root['back-matter']!.resources;
+      if (Object.keys(root['back-matter']!).length === 0) delete root['back-matter'];
+      return entry;
+    });
+  }
+
+  /** PUT .../resource: the entry replaced by the client's, checked as part of the document (rule 6). */
+  async putResource(identity: Identity, model: string, id: string, resourceUuid: string, body: Buffer, contentType: string | undefined): Promise<void> {
+    if (!/^application\/json\b/i.test(contentType ?? '')) throw new ServiceError(415, 'unsupported-media-type', 'a resource entry is JSON: send Content-Type: application/json');
+    let supplied: unknown;
+    try {
+      supplied = JSON.parse(body.toString('utf8'));
+    } catch {
+      throw new ServiceError(400, 'malformed', 'the body is not valid JSON');
+    }
+    if (typeof supplied !== 'object' || supplied === null || Array.isArray(supplied)) throw new ServiceError(400, 'bad-request', 'the body must be one back-matter resource object');
+    const uuid = (supplied as { uuid?: unknown }).uuid;
+    if (typeof uuid !== 'string' || uuid.toLowerCase() !== resourceUuid) {
+      throw new ServiceError(409, 'conflict', `the entry's uuid ${JSON.stringify(uuid)} differs from the resource uuid in the path (${resourceUuid}); a resource keeps its uuid`);
+    }
+    await this.change(identity, model, id, 'resource.replace', resourceUuid, undefined, (content) => {
+      const resources = resourcesOf(content);
+      const entry = findResource(content, resourceUuid);
+      resources[resources.indexOf(entry)] = supplied as Resource;
+      return entry;
+    });
+  }
+
+  private rlink(model: string, id: string, resourceUuid: string, mediaType: string, hash: string) {
+    return { href: this.hrefOf(model, id, resourceUuid), 'media-type': mediaType, hashes: [{ algorithm: 'SHA-256', value: hash }] };
+  }
+
+  /**
+   * Applies an edit to the current content and stores it as the next revision, with the file if
+   * one came; retried when another write got in between.
+   */
+  private async change(identity: Identity, model: string, id: string, action: string, resourceUuid: string, file: IncomingFile | undefined,
+    edit: (content: ParsedDocument, blobHash: string) => Resource): Promise<Resource> {
+    if (identity.kind === 'anonymous') throw unauthenticated();
+    const blob = file && fileBlob(file.bytes);
+    for (let attempt = 1; ; attempt++) {
+      const { doc, rights } = await this.documents.readable(identity, model, id);
+      if (!rights.write) throw forbidden('change its attachments');
+      if (doc.legalHold && (action === 'attachment.delete' || action === 'attachment.replace')) {
+        throw new ServiceError(409, 'legal-hold', 'the document is under a legal hold: its attachment files cannot be deleted or replaced');
+      }
+      const content = await readRevision(this.store, id, doc.revision);
+      const entry = edit(content, blob?.hash ?? '');
+      const text = JSON.stringify(content.content, null, 2) + '\n';
+      const checked = readContent(Buffer.from(text), 'application/json', model);
+      const attachments: AttachmentInput[] = file && blob ? [{ resourceUuid, blob, mediaType: file.mediaType, filename: cleanFilename(file.filename) ?? resourceUuid }] : [];
+      try {
+        await this.documents.storeRevision(identity as Identity & { kind: 'user' }, id, checked.doc, Buffer.from(text), 'json', {
+          action, detail: { resource: resourceUuid, ...(blob ? { sha256: blob.hash, size: blob.size } : {}) }, attachments, ifRevision: doc.revision,
+        });
+        return entry;
+      } catch (e) {
+        if (e instanceof StoreConflictError && e.reason === 'stale' && attempt < ATTEMPTS) continue;
+        if (e instanceof StoreConflictError && e.reason === 'stale') throw new ServiceError(409, 'conflict', 'the document kept changing while the attachment was stored; try again');
+        if (e instanceof StoreConflictError && e.reason === 'not-found') throw notFound();
+        throw e;
+      }
+    }
+  }
+}
+
+function findResource(content: ParsedDocument, resourceUuid: string): Resource {
+  const entry = resourcesOf(content).find((r) => typeof r.uuid === 'string' && r.uuid.toLowerCase() === resourceUuid);
+  if (!entry) throw notFound('resource');
+  return entry;
+}
+
+/** The file's bytes, plain: for callers that cannot send gzip on. */
+export function plainBytes(file: OutgoingFile): Buffer {
+  return file.gzipped ? gunzip(file.data) : file.data;
+}
