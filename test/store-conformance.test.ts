@@ -19,7 +19,7 @@ import { blobOf } from '../src/service/blobs.js';
 import { openStore } from '../src/store/index.js';
 import {
   StoreConflictError,
-  type AuditEntry, type DocumentFields, type DocumentRecord, type ListQuery, type RevisionInput, type RevisionRecord, type SortKey, type Store, type Visibility,
+  type AuditEntry, type BlobInput, type DocumentFields, type DocumentRecord, type ListQuery, type RevisionInput, type RevisionRecord, type SortKey, type Store, type Visibility,
 } from '../src/store/types.js';
 import { ScratchDatabases } from './support/store-postgres.js';
 
@@ -911,6 +911,110 @@ function conformance(backend: string, open: () => Promise<Store>, cleanup: () =>
       ]);
       assertStamp(listed[0]!.revokedAt, t2, Date.now(), 'revokedAt');
       assert.equal(await store.countTokens(), 3, 'revoked and expired tokens are still counted');
+    }));
+
+    test('attachments: stored with a revision, replaced, dropped with their resource, kept under a legal hold, gone with the document', withStore(async (store) => {
+      const a = '8f2c0000-0000-4000-8000-00000000000a';
+      const [r1, r2] = ['8f2c0000-0000-4000-8000-0000000000r1', '8f2c0000-0000-4000-8000-0000000000r2'];
+      const png = Buffer.from('\x89PNG not really, but bytes that do not shrink: ' + 'x'.repeat(10));
+      const plain: BlobInput = { hash: blobOf(png).hash, size: png.length, gzip: png, plain: true };
+      const text = Buffer.from('policy text '.repeat(500));
+      const gzipped = blobOf(text);
+      await store.createDocument(newDoc(a), revision('a1', fields('With files')), audit('document.create', a));
+      await store.replaceDocument(a, { ...revision('a2', fields('With files')), resources: [r1, r2], attachments: [
+        { resourceUuid: r1, blob: plain, mediaType: 'image/png', filename: 'diagram é.png' },
+        { resourceUuid: r2, blob: gzipped, mediaType: 'text/plain', filename: 'policy.txt' },
+      ] }, audit('attachment.create', a));
+      const one = (await store.getAttachment(a, r1))!;
+      assert.deepEqual({ ...one, createdAt: undefined }, { resourceUuid: r1, hash: plain.hash, size: png.length, mediaType: 'image/png', filename: 'diagram é.png', createdAt: undefined });
+      assert.deepEqual(await store.getAttachmentBytes(plain.hash), { data: png, plain: true });
+      const two = (await store.getAttachmentBytes(gzipped.hash))!;
+      assert.equal(two.plain, false);
+      assert.deepEqual(gunzipSync(two.data), text);
+      assert.equal(await store.getAttachment(a, 'no-such-resource'), undefined);
+
+      // The same bytes written again as gzip (a content blob, say) become gzip for every reader.
+      await store.putRendition(a, 2, 'xml', blobOf(png));
+      assert.deepEqual(gunzipSync((await store.getBlob(plain.hash))!), png);
+      assert.deepEqual(gunzipSync((await store.getAttachmentBytes(plain.hash))!.data), png);
+
+      // Without `resources`, every file stays; a revision without r2 drops r2's file and blob.
+      await store.replaceDocument(a, revision('a3', fields('With files')), audit('document.replace', a));
+      assert.ok(await store.getAttachment(a, r2));
+      await store.replaceDocument(a, { ...revision('a4', fields('With files')), resources: [r1] }, audit('document.replace', a));
+      assert.equal(await store.getAttachment(a, r2), undefined);
+      assert.equal(await store.getAttachmentBytes(gzipped.hash), undefined, 'the unshared blob is collected');
+
+      // Under a legal hold a revision without the resource keeps its file.
+      await store.setAccess(a, { legalHold: true }, audit('access.change', a));
+      await store.replaceDocument(a, { ...revision('a5', fields('With files')), resources: [] }, audit('document.replace', a));
+      assert.ok(await store.getAttachment(a, r1));
+      await store.setAccess(a, { legalHold: false }, audit('access.change', a));
+
+      // Replacing a file collects the old bytes.
+      const newer = blobOf(Buffer.from('second drawing '.repeat(100)));
+      await store.replaceDocument(a, { ...revision('a6', fields('With files')), resources: [r1], attachments: [{ resourceUuid: r1, blob: newer, mediaType: 'image/svg+xml', filename: 'd.svg' }] }, audit('attachment.replace', a));
+      assert.equal((await store.getAttachment(a, r1))!.hash, newer.hash);
+      assert.equal((await store.getAttachment(a, r1))!.mediaType, 'image/svg+xml');
+      assert.ok(await store.getAttachmentBytes(plain.hash), 'the old bytes stay while revision 2 has them as a rendition');
+
+      await store.deleteDocument(a, audit('document.delete', a));
+      assert.equal(await store.getAttachment(a, r1), undefined);
+      assert.equal(await store.getAttachmentBytes(newer.hash), undefined);
+    }));
+
+    test('replaceDocument with ifRevision: refused as stale once another revision is current, and nothing changes', withStore(async (store) => {
+      const a = '8f3c0000-0000-4000-8000-00000000000a';
+      await store.createDocument(newDoc(a), revision('a1', fields('Guarded')), audit('document.create', a));
+      assert.equal((await store.replaceDocument(a, revision('a2', fields('Guarded 2')), audit('document.replace', a), 1)).revision, 2);
+      await rejectsWith(store.replaceDocument(a, revision('a3', fields('Lost')), audit('document.replace', a), 1), 'stale');
+      assert.equal((await store.getDocument(a))!.title, 'Guarded 2');
+      assert.deepEqual((await store.listRevisions(a)).map((r) => r.number), [2, 1]);
+      // Of many writers holding revision 2, exactly one gets in.
+      const outcomes = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => store.replaceDocument(a, revision(`race ${i}`, fields(`Race ${i}`)), audit('document.replace', a), 2)));
+      assert.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 1);
+      assert.deepEqual((await store.listRevisions(a)).map((r) => r.number), [3, 2, 1]);
+    }));
+
+    test('snapshots: create, list by kind, get, update (old copy collected), delete; legal hold; gone with the document', withStore(async (store) => {
+      const a = '8f4c0000-0000-4000-8000-00000000000a';
+      const [s1, s2, s3] = ['8f4c0000-0000-4000-8000-0000000000s1', '8f4c0000-0000-4000-8000-0000000000s2', '8f4c0000-0000-4000-8000-0000000000s3'];
+      await store.createDocument(newDoc(a), revision('a1', fields('Snapped')), audit('document.create', a));
+      const copy = (text: string) => blobOf(Buffer.from(canonicalText(text)));
+      const base = { documentId: a, revision: 1, author: 'alice' };
+      await store.createSnapshot({ ...base, id: s1, kind: 'content', labels: ['v1'], types: [], createdAt: '2024-06-01T00:00:00.000Z' }, copy('snap 1'), audit('snapshot.create', a));
+      await store.createSnapshot({ ...base, id: s2, kind: 'content', description: 'second', labels: [], types: ['audit'], createdAt: '2024-06-02T00:00:00.000Z' }, copy('snap 2'), audit('snapshot.create', a));
+      await store.createSnapshot({ ...base, id: s3, kind: 'resolved', labels: [], types: ['resolved-profile'], createdAt: '2024-06-03T00:00:00.000Z' }, copy('resolved 1'), audit('resolved-snapshot.create', a));
+      await rejectsWith(store.createSnapshot({ ...base, documentId: 'no-such-document', id: 'x', kind: 'content', labels: [], types: [], createdAt: '2024-06-01T00:00:00.000Z' }, copy('orphan'), audit('snapshot.create', a)), 'not-found');
+
+      assert.deepEqual((await store.listSnapshots(a, 'content')).map((s) => [s.id, s.description, s.labels, s.types, s.canonicalHash]),
+        [[s1, undefined, ['v1'], [], copy('snap 1').hash], [s2, 'second', [], ['audit'], copy('snap 2').hash]]);
+      assert.deepEqual((await store.listSnapshots(a, 'resolved')).map((s) => s.id), [s3]);
+      assert.equal(await store.getSnapshot(a, 'resolved', s1), undefined, 'a content snapshot is not a resolved one');
+      const got = (await store.getSnapshot(a, 'content', s1))!;
+      assert.equal(got.createdAt, '2024-06-01T00:00:00.000Z');
+      assert.equal(got.revision, 1);
+
+      await store.updateSnapshot(a, 'content', s1, { description: 'now described', labels: ['v1', 'final'], types: ['x'] }, copy('snap 1 annotated'), audit('snapshot.update', a));
+      const updated = (await store.getSnapshot(a, 'content', s1))!;
+      assert.deepEqual([updated.description, updated.labels, updated.types, updated.createdAt], ['now described', ['v1', 'final'], ['x'], '2024-06-01T00:00:00.000Z']);
+      assert.equal(await blobText(store, updated.canonicalHash), canonicalText('snap 1 annotated'));
+      assert.equal(await store.getBlob(copy('snap 1').hash), undefined, 'the replaced copy is collected');
+      await rejectsWith(store.updateSnapshot(a, 'content', 'nope', { labels: [], types: [] }, copy('n'), audit('snapshot.update', a)), 'not-found');
+
+      await store.setAccess(a, { legalHold: true }, audit('access.change', a));
+      await rejectsWith(store.deleteSnapshot(a, 'content', s2, audit('snapshot.delete', a)), 'legal-hold');
+      await store.setAccess(a, { legalHold: false }, audit('access.change', a));
+      await store.deleteSnapshot(a, 'content', s2, audit('snapshot.delete', a));
+      assert.equal(await store.getSnapshot(a, 'content', s2), undefined);
+      assert.equal(await store.getBlob(copy('snap 2').hash), undefined);
+      await rejectsWith(store.deleteSnapshot(a, 'content', s2, audit('snapshot.delete', a)), 'not-found');
+
+      await store.deleteDocument(a, audit('document.delete', a));
+      assert.deepEqual(await store.listSnapshots(a, 'content'), []);
+      assert.deepEqual(await store.listSnapshots(a, 'resolved'), []);
+      assert.equal(await store.getBlob(updated.canonicalHash), undefined);
+      assert.equal(await store.getBlob(copy('resolved 1').hash), undefined);
     }));
 
     test('audit: each write is logged with actor, action, documentId and detail, newest first', withStore(async (store) => {
