@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { convertCommand } from './convert.js';
+import { resolveCommand } from './resolve.js';
 import { serveCommand } from './serve.js';
 import { tokenCommand } from './token.js';
 import { validateCommand } from './validate.js';
@@ -9,6 +10,7 @@ const program = new Command('oscal-depot')
   .description('OSCAL Depot: store, convert, validate and resolve OSCAL documents')
   .addCommand(convertCommand())
   .addCommand(validateCommand())
+  .addCommand(resolveCommand())
   .addCommand(serveCommand())
   .addCommand(tokenCommand());
 
