@@ -26,7 +26,7 @@ function describeWarnings(file: string, text: string, format: Format, warnings: 
   return lines.map((l) => l + '\n').join('');
 }
 
-function collectMapping(value: string, all: string[]): string[] {
+export function collectMapping(value: string, all: string[]): string[] {
   const at = value.lastIndexOf('=');
   if (at <= 0 || at === value.length - 1) throw new InvalidArgumentError('expected URL=path');
   return [...all, value];

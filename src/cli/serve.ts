@@ -8,6 +8,8 @@ import { RenditionWorkers } from '../service/rendition-workers.js';
 import { openStore, type StoreConfig } from '../store/index.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/types.js';
+import { parseMap } from './file-loader.js';
+import { collectMapping } from './resolve.js';
 import { parseSize } from './sizes.js';
 
 interface ServeOptions extends SignInOptions {
@@ -18,6 +20,8 @@ interface ServeOptions extends SignInOptions {
   publicUrl?: string;
   maxBody: string;
   maxAttachment: string;
+  resolveMap: string[];
+  resolveAllowHost: string[];
   workers: string;
   inlineRenditions: string;
   logLevel: string;
@@ -45,6 +49,8 @@ export function serveCommand(): Command {
     .addOption(new Option('--public-url <url>', 'the URL clients reach this server at (for links)').env('OSCAL_DEPOT_PUBLIC_URL'))
     .addOption(new Option('--max-body <size>', 'largest request body, e.g. 50MB').env('OSCAL_DEPOT_MAX_BODY').default('50MB'))
     .addOption(new Option('--max-attachment <size>', 'largest attachment file').env('OSCAL_DEPOT_MAX_ATTACHMENT').default('100MB'))
+    .option('--resolve-map <URL=path>', 'profile imports at URL (as written, or once resolved) come from this local file; repeatable', collectMapping, [])
+    .option('--resolve-allow-host <host>', 'profile imports may be fetched from this host; repeatable (default: none, no network fetch)', (host: string, all: string[]) => [...all, host], [])
     .addOption(new Option('--workers <n>', 'rendition worker threads (0: this process makes none in the background)').env('OSCAL_DEPOT_WORKERS').default('1'))
     .addOption(new Option('--inline-renditions <size>', 'largest document (JSON form) whose XML and YAML are made within the write; larger ones go to workers').env('OSCAL_DEPOT_INLINE_RENDITIONS').default('512KB'))
     .addOption(new Option('--default-visibility <v>', 'visibility of new documents').choices(['private', 'public']).env('OSCAL_DEPOT_DEFAULT_VISIBILITY').default('private'))
@@ -68,7 +74,8 @@ export function serveCommand(): Command {
       const signIn = signInSettings(opts, { publicUrl, dataDir: opts.data, sharedStore: Boolean(opts.databaseUrl) });
       const workers = new RenditionWorkers(Number(opts.workers), storeConfig, (e) => app.log.error({ err: e }, 'rendition worker failed'));
       const app = await buildApp({
-        store, workers, publicUrl, maxBody: parseSize(opts.maxBody), maxAttachment: parseSize(opts.maxAttachment), defaultVisibility: opts.defaultVisibility, inlineRenditionLimit: parseSize(opts.inlineRenditions),
+        store, workers, publicUrl, maxBody: parseSize(opts.maxBody), maxAttachment: parseSize(opts.maxAttachment),
+        imports: { importMap: parseMap(opts.resolveMap), allowHosts: new Set(opts.resolveAllowHost) }, defaultVisibility: opts.defaultVisibility, inlineRenditionLimit: parseSize(opts.inlineRenditions),
         logger: { level: opts.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
         ...(signIn ? { signIn: signIn.settings } : {}),
       });

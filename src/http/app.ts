@@ -11,6 +11,7 @@ import { unauthenticated } from '../service/errors.js';
 import { CONTENT_MEDIA_TYPES } from '../service/media-types.js';
 import { RegistryService } from '../service/registry.js';
 import type { RenditionWorkers } from '../service/rendition-workers.js';
+import { ResolutionService } from '../service/resolution.js';
 import { SnapshotService } from '../service/snapshots.js';
 import type { Store, Visibility } from '../store/types.js';
 import { signInRoutes } from './auth-routes.js';
@@ -26,6 +27,8 @@ export interface AppOptions {
   publicUrl: string;
   maxBody: number;
   maxAttachment: number;
+  /** Where profile imports may come from besides this store (D10). */
+  imports: { importMap: ReadonlyMap<string, string>; allowHosts: ReadonlySet<string> };
   defaultVisibility: Visibility;
   inlineRenditionLimit: number;
   logger: FastifyServerOptions['logger'];
@@ -79,6 +82,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const registry = new RegistryService(options.store, documents);
   const attachments = new AttachmentService(options.store, documents, options.publicUrl);
   const snapshots = new SnapshotService(options.store, documents);
+  const resolution = new ResolutionService(options.store, documents, attachments, snapshots, { publicUrl: options.publicUrl, maxFetch: options.maxBody, ...options.imports });
   const workers = options.workers ? { workers: options.workers } : {};
   // Content identifiers are stored lower-case (D2); a UUID in a path means the same in either case.
   const lowerCaseId = async (request: FastifyRequest): Promise<void> => {
@@ -93,7 +97,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(async (api) => {
     api.addHook('onRequest', authenticate);
     api.addHook('preValidation', lowerCaseId);
-    await genericRoutes(api, { store: options.store, documents, content, attachments, snapshots, publicUrl: options.publicUrl, maxAttachment: options.maxAttachment, ...workers });
+    await genericRoutes(api, { store: options.store, documents, content, attachments, snapshots, resolution, publicUrl: options.publicUrl, maxAttachment: options.maxAttachment, ...workers });
   }, { prefix: '/oscal/v1' });
   const registryDeps = { store: options.store, documents, registry, publicUrl: options.publicUrl, maxBody: options.maxBody, ...workers };
   await app.register(async (api) => {

@@ -19,7 +19,10 @@ type Prop = { name: string; value: string; ns?: string; remarks?: string };
 
 /** A snapshot's list entry (D8). */
 export function snapshotEntry(s: SnapshotRecord): Record<string, unknown> {
-  return { 'snapshot-id': s.id, created: s.createdAt, description: s.description ?? null, labels: s.labels, types: s.types, revision: s.revision, author: s.author };
+  return {
+    'snapshot-id': s.id, created: s.createdAt, description: s.description ?? null, labels: s.labels, types: s.types, revision: s.revision, author: s.author,
+    ...(s.warnings ? { warnings: s.warnings } : {}),
+  };
 }
 
 /** A string OSCAL can carry in a prop value: no edge whitespace, no control characters. */
@@ -120,9 +123,13 @@ export class SnapshotService {
   }
 
   /** Stores a snapshot of a document made elsewhere (a profile's resolution, say). */
-  async save(identity: Identity, id: string, kind: SnapshotKind, revision: number, doc: ParsedDocument, notes: SnapshotNotes): Promise<SnapshotRecord> {
+  async save(identity: Identity, id: string, kind: SnapshotKind, revision: number, doc: ParsedDocument, notes: SnapshotNotes,
+    made: { at?: Date; warnings?: unknown[] } = {}): Promise<SnapshotRecord> {
     const user = identity as Identity & { kind: 'user' };
-    const snapshot = { id: randomUUID(), documentId: id, kind, revision, ...notes, author: user.name, createdAt: new Date().toISOString() };
+    const snapshot = {
+      id: randomUUID(), documentId: id, kind, revision, ...notes, author: user.name, createdAt: (made.at ?? new Date()).toISOString(),
+      ...(made.warnings ? { warnings: made.warnings } : {}),
+    };
     const blob = checkedBlob(withSnapshotProps(doc, snapshot.createdAt, notes));
     await this.guard(() => this.store.createSnapshot(snapshot, blob, { actor: user.name, action: `${kind === 'resolved' ? 'resolved-snapshot' : 'snapshot'}.create`, documentId: id, detail: { snapshot: snapshot.id } }));
     return (await this.store.getSnapshot(id, kind, snapshot.id))!;
@@ -148,7 +155,7 @@ export class SnapshotService {
     await this.guard(() => this.store.deleteSnapshot(id, kind, snapshotId, { actor: identity.name, action: `${kind === 'resolved' ? 'resolved-snapshot' : 'snapshot'}.delete`, documentId: id, detail: { snapshot: snapshotId } }));
   }
 
-  private async writable(identity: Identity, model: string, id: string, what: string) {
+  async writable(identity: Identity, model: string, id: string, what: string) {
     if (identity.kind === 'anonymous') throw unauthenticated();
     const found = await this.documents.readable(identity, model, id);
     if (!found.rights.write) throw forbidden(what);

@@ -139,6 +139,7 @@ function schemaV5(dialect: Dialect): string {
         description TEXT,
         labels TEXT NOT NULL,
         types TEXT NOT NULL,
+        warnings TEXT,
         author TEXT NOT NULL,
         created_at TEXT${t.sorted} NOT NULL,
         updated_at TEXT NOT NULL

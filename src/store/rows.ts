@@ -119,12 +119,14 @@ export function snapshotOf(row: Row): SnapshotRecord {
     updatedAt: row.updated_at as string,
   };
   if (row.description !== null) snapshot.description = row.description as string;
+  if (row.warnings !== null) snapshot.warnings = JSON.parse(row.warnings as string);
   return snapshot;
 }
 
 export function snapshotColumns(s: Omit<SnapshotRecord, 'updatedAt'>) {
   return {
     id: s.id, document_id: s.documentId, kind: s.kind, revision: s.revision, canonical_hash: s.canonicalHash,
-    description: s.description ?? null, labels: JSON.stringify(s.labels), types: JSON.stringify(s.types), author: s.author, created_at: s.createdAt,
+    description: s.description ?? null, labels: JSON.stringify(s.labels), types: JSON.stringify(s.types),
+    warnings: s.warnings ? JSON.stringify(s.warnings) : null, author: s.author, created_at: s.createdAt,
   };
 }

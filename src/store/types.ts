@@ -93,6 +93,8 @@ export interface SnapshotRecord extends SnapshotNotes {
   /** The document revision the snapshot copies (content snapshots) or resolved (profiles). */
   revision: number;
   canonicalHash: string;
+  /** What the resolution reported (resolved snapshots). */
+  warnings?: unknown[];
   author: string;
   createdAt: string;
   updatedAt: string;

@@ -5,12 +5,14 @@ import type { DocumentService } from '../../service/documents.js';
 import { ServiceError } from '../../service/errors.js';
 import { negotiateFormat, RESPONSE_TYPE } from '../../service/media-types.js';
 import type { RenditionWorkers } from '../../service/rendition-workers.js';
+import type { ResolutionService } from '../../service/resolution.js';
 import { snapshotEntry, type SnapshotService } from '../../service/snapshots.js';
 import type { DocumentRecord, Grant, Store, Visibility } from '../../store/types.js';
 import { bodyOf } from '../request-body.js';
 import { sendStored } from '../send-rendition.js';
 import { attachmentRoutes } from './attachment-routes.js';
 import { MODELS } from './models.js';
+import { resolutionRoutes } from './resolution-routes.js';
 import { snapshotReadRoutes } from './snapshot-routes.js';
 import { LIST_QUERYSTRING, listPage, type ListQuerystring } from '../list-page.js';
 
@@ -22,6 +24,7 @@ export interface GenericDeps {
   workers?: RenditionWorkers;
   attachments: AttachmentService;
   snapshots: SnapshotService;
+  resolution: ResolutionService;
   publicUrl: string;
   maxAttachment: number;
 }
@@ -122,6 +125,7 @@ export async function genericRoutes(app: FastifyInstance, deps: GenericDeps): Pr
     return reply.code(201).header('Location', `${base}/${model}/${id}/snapshot/${snapshot.id}`).send(snapshotEntry(snapshot));
   });
   snapshotReadRoutes(app, { store, snapshots: deps.snapshots, kind: 'content', prefix: '/:model/:id/snapshot', listName: (model) => `${model}-snapshot-list`, params: snapshotParams });
+  resolutionRoutes(app, { store, resolution: deps.resolution, snapshots: deps.snapshots, base });
 
   app.get<{ Params: { id: string } }>('/jobs/:id', {
     schema: { summary: 'A conversion job: 200 while it runs, 303 to the content when done', params: { type: 'object', properties: { id: idParam }, required: ['id'] } },

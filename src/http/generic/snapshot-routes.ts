@@ -22,25 +22,30 @@ export async function sendSnapshot(store: Store, snapshots: SnapshotService, sna
  * The snapshot endpoints that content and resolved snapshots share: list, read, annotate,
  * delete under `{prefix}` (e.g. `/:model/:id/snapshot`). Making one differs, so the caller adds it.
  */
-export function snapshotReadRoutes(app: FastifyInstance, deps: { store: Store; snapshots: SnapshotService; kind: SnapshotKind; prefix: string; listName: (model: string) => string; params: object }): void {
+export function snapshotReadRoutes(app: FastifyInstance, deps: {
+  store: Store; snapshots: SnapshotService; kind: SnapshotKind; prefix: string; listName: (model: string) => string; params: object;
+  /** The model, when the prefix names it rather than a `:model` parameter. */
+  model?: string;
+}): void {
   const { store, snapshots, kind, prefix, params } = deps;
+  const paramsOf = (request: FastifyRequest<{ Params: SnapshotParams }>) => ({ ...request.params, model: deps.model ?? request.params.model });
   app.get<{ Params: SnapshotParams }>(prefix, { schema: { summary: `List the ${kind} snapshots`, params } }, async (request) => {
-    const { model, id } = request.params;
+    const { model, id } = paramsOf(request);
     return { [deps.listName(model)]: (await snapshots.list(request.identity, model, id, kind)).map(snapshotEntry) };
   });
 
   app.get<{ Params: SnapshotParams }>(`${prefix}/:snapshot`, { schema: { summary: `One ${kind} snapshot, in the format Accept asks for`, params } }, async (request, reply) => {
-    const { model, id, snapshot } = request.params;
+    const { model, id, snapshot } = paramsOf(request);
     return sendSnapshot(store, snapshots, await snapshots.get(request.identity, model, id, kind, snapshot.toLowerCase()), request, reply);
   });
 
   app.put<{ Params: SnapshotParams }>(`${prefix}/:snapshot`, { schema: { summary: 'Change the description, labels and types of a snapshot', params } }, async (request) => {
-    const { model, id, snapshot } = request.params;
+    const { model, id, snapshot } = paramsOf(request);
     return snapshotEntry(await snapshots.annotate(request.identity, model, id, kind, snapshot.toLowerCase(), bodyOf(request), request.headers['content-type']));
   });
 
   app.delete<{ Params: SnapshotParams }>(`${prefix}/:snapshot`, { schema: { summary: 'Delete a snapshot', params } }, async (request, reply) => {
-    const { model, id, snapshot } = request.params;
+    const { model, id, snapshot } = paramsOf(request);
     await snapshots.remove(request.identity, model, id, kind, snapshot.toLowerCase());
     return reply.code(204).send();
   });

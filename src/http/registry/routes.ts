@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { DocumentService } from '../../service/documents.js';
+import { PLURALS } from '../../service/model-segments.js';
 import { ServiceError } from '../../service/errors.js';
 import type { RegistryService } from '../../service/registry.js';
 import type { RenditionWorkers } from '../../service/rendition-workers.js';
@@ -9,17 +10,6 @@ import { LIST_QUERYSTRING, listPage, type ListQuerystring } from '../list-page.j
 import { bodyOf, fileField, MULTIPART_LIMITS } from '../request-body.js';
 import { sendStored } from '../send-rendition.js';
 
-/** The registry's plural path segments (registry-api 2.1, D1) and the models they name. */
-export const PLURALS: Record<string, string> = {
-  catalogs: 'catalog',
-  profiles: 'profile',
-  'component-definitions': 'component-definition',
-  'system-security-plans': 'system-security-plan',
-  'assessment-plans': 'assessment-plan',
-  'assessment-results': 'assessment-results',
-  'plans-of-action-and-milestones': 'plan-of-action-and-milestones',
-  'mapping-collections': 'mapping-collection',
-};
 const SEGMENT_OF = Object.fromEntries(Object.entries(PLURALS).map(([plural, model]) => [model, plural]));
 
 export interface RegistryDeps {

@@ -266,8 +266,8 @@ export class SqliteStore implements Store {
     this.db.transaction(() => {
       if (!this.stmt('SELECT 1 FROM documents WHERE id = ?').get(snapshot.documentId)) throw new StoreConflictError('not-found', `no document ${snapshot.documentId}`);
       this.putBlob(blob);
-      this.stmt(`INSERT INTO snapshots (id, document_id, kind, revision, canonical_hash, description, labels, types, author, created_at, updated_at)
-        VALUES (@id, @document_id, @kind, @revision, @canonical_hash, @description, @labels, @types, @author, @created_at, @created_at)`)
+      this.stmt(`INSERT INTO snapshots (id, document_id, kind, revision, canonical_hash, description, labels, types, warnings, author, created_at, updated_at)
+        VALUES (@id, @document_id, @kind, @revision, @canonical_hash, @description, @labels, @types, @warnings, @author, @created_at, @created_at)`)
         .run(snapshotColumns({ ...snapshot, canonicalHash: blob.hash }));
       this.audit(audit);
     }).immediate();

@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import { serializeOscal } from '../../oscal/formats/index.js';
+import type { ResolutionWarning } from '../../oscal/resolve/index.js';
+import { ServiceError } from '../../service/errors.js';
+import { negotiateFormat, RESPONSE_TYPE } from '../../service/media-types.js';
+import type { ResolutionService } from '../../service/resolution.js';
+import { snapshotEntry, type SnapshotService } from '../../service/snapshots.js';
+import type { Store } from '../../store/types.js';
+import { bodyOf } from '../request-body.js';
+import { snapshotReadRoutes } from './snapshot-routes.js';
+
+/** Header room for warnings: proxies commonly refuse header lines past 8 KB. */
+const WARNINGS_HEADER_LIMIT = 6000;
+
+/**
+ * The warnings as a JSON array in one header line, ASCII only; as many as fit, the count in
+ * Resolution-Warning-Count tells whether some were left out.
+ */
+function warningsHeader(warnings: ResolutionWarning[]): string {
+  const ascii = (text: string) => text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  let value = '[]';
+  for (let n = 1; n <= warnings.length; n++) {
+    const next = ascii(JSON.stringify(warnings.slice(0, n)));
+    if (next.length > WARNINGS_HEADER_LIMIT) break;
+    value = next;
+  }
+  return value;
+}
+
+/** Profile resolution (generic-interface 4.5, D8, D10). */
+export function resolutionRoutes(app: FastifyInstance, deps: { store: Store; resolution: ResolutionService; snapshots: SnapshotService; base: string }): void {
+  const params = { type: 'object', properties: { id: { type: 'string', maxLength: 64 }, snapshot: { type: 'string', maxLength: 64 } }, required: ['id'] } as const;
+
+  app.get<{ Params: { id: string } }>('/profile/:id/resolved-catalog', {
+    schema: { summary: 'Resolve the profile now; warnings in the Resolution-Warnings header (JSON)', params },
+  }, async (request, reply) => {
+    const format = negotiateFormat(request.headers.accept);
+    if (!format) throw new ServiceError(406, 'not-acceptable', 'Accept names no format this server produces: use application/json, application/xml or application/yaml');
+    const resolved = await deps.resolution.resolve(request.identity, request.params.id);
+    reply.header('Resolution-Warning-Count', String(resolved.warnings.length)).header('Resolution-Warnings', warningsHeader(resolved.warnings)).header('Vary', 'Accept, Accept-Encoding');
+    return reply.type(RESPONSE_TYPE[format]).send(serializeOscal(resolved.document, format));
+  });
+
+  app.post<{ Params: { id: string } }>('/profile/:id/resolved-snapshot', {
+    schema: { summary: 'Resolve the profile and keep the result as a resolved snapshot', params },
+  }, async (request, reply) => {
+    const snapshot = await deps.resolution.snapshot(request.identity, request.params.id, bodyOf(request), request.headers['content-type']);
+    return reply.code(201).header('Location', `${deps.base}/profile/${request.params.id}/resolved-snapshot/${snapshot.id}`).send(snapshotEntry(snapshot));
+  });
+
+  snapshotReadRoutes(app, { store: deps.store, snapshots: deps.snapshots, kind: 'resolved', prefix: '/profile/:id/resolved-snapshot', listName: () => 'resolved-snapshot-list', params, model: 'profile' });
+}

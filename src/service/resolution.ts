@@ -1,0 +1,187 @@
+import { readFile, stat } from 'node:fs/promises';
+import type { Identity } from '../auth/identity.js';
+import { OscalError } from '../oscal/errors.js';
+import { parseOscal } from '../oscal/formats/index.js';
+import { CONTENT_UUID_SCHEME } from '../oscal/identifiers.js';
+import { ResolutionError, resolveProfile, type LoadedDocument, type ResolvedCatalog } from '../oscal/resolve/index.js';
+import type { SnapshotRecord, Store } from '../store/types.js';
+import type { AttachmentService } from './attachments.js';
+import { plainBytes } from './attachments.js';
+import { gunzip } from './blobs.js';
+import type { DocumentService } from './documents.js';
+import { ServiceError } from './errors.js';
+import { PLURALS } from './model-segments.js';
+import { parseNotes, RESOLVED_TYPE, type SnapshotService } from './snapshots.js';
+
+export interface ResolutionSettings {
+  publicUrl: string;
+  /** Imports by URL (or by href as written) to local files (D10's map of well-known URLs). */
+  importMap: ReadonlyMap<string, string>;
+  /** Hosts that imports may be fetched from over the network; none by default. */
+  allowHosts: ReadonlySet<string>;
+  /** Largest import fetched over the network. */
+  maxFetch: number;
+}
+
+const FETCH_TIMEOUT_MS = 30_000;
+
+const notFound = (href: string, why: string) => new ResolutionError('import-not-found', `import "${href}": ${why}`, href);
+const tooLarge = (href: string) => new ResolutionError('import-not-readable', `import "${href}" is larger than this server fetches`, href);
+
+function readable(text: string, href: string): Record<string, unknown> {
+  try {
+    return parseOscal(text).content;
+  } catch (e) {
+    const where = e instanceof OscalError && e.line !== undefined ? ` (line ${e.line})` : '';
+    throw new ResolutionError('import-not-readable', `import "${href}" is not readable OSCAL${where}: ${e instanceof Error ? e.message : String(e)}`, href);
+  }
+}
+
+/**
+ * The result is a new document: the profile's content identifier, copied with its metadata,
+ * would make it pass for the profile (and clash with it if stored).
+ */
+function withoutContentUuid(catalog: { metadata: Record<string, unknown> }): void {
+  const ids = catalog.metadata['document-ids'];
+  if (!Array.isArray(ids)) return;
+  const kept = ids.filter((d: { scheme?: unknown }) => d.scheme !== CONTENT_UUID_SCHEME);
+  if (kept.length) catalog.metadata['document-ids'] = kept;
+  else delete catalog.metadata['document-ids'];
+}
+
+/** Files of the import map, read once and again only when they change. */
+class FileCache {
+  private readonly entries = new Map<string, { mtimeMs: number; document: Record<string, unknown> }>();
+
+  async read(path: string, href: string): Promise<Record<string, unknown>> {
+    let mtimeMs: number;
+    try {
+      mtimeMs = (await stat(path)).mtimeMs;
+    } catch {
+      throw notFound(href, 'the file the import map names for it cannot be read');
+    }
+    const hit = this.entries.get(path);
+    if (hit && hit.mtimeMs === mtimeMs) return hit.document;
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch {
+      throw notFound(href, 'the file the import map names for it cannot be read');
+    }
+    // The resolver never changes its inputs, so one parsed copy serves every resolution.
+    const document = readable(text, href);
+    this.entries.set(path, { mtimeMs, document });
+    return document;
+  }
+}
+
+/**
+ * Profile resolution on the server (generic-interface 4.5, D10): imports come from this store,
+ * as the caller may read them, from the configured map of URLs to files, and from the network
+ * only for hosts the operator allowed.
+ */
+export class ResolutionService {
+  private readonly files = new FileCache();
+
+  constructor(
+    private readonly store: Store,
+    private readonly documents: DocumentService,
+    private readonly attachments: AttachmentService,
+    private readonly snapshots: SnapshotService,
+    private readonly settings: ResolutionSettings,
+  ) {}
+
+  private documentUrl(model: string, id: string): string {
+    return `${this.settings.publicUrl}/oscal/v1/${model}/${id}`;
+  }
+
+  /** Resolves the current revision of a profile, as `identity` sees the documents it imports. */
+  async resolve(identity: Identity, id: string, at = new Date()): Promise<ResolvedCatalog & { revision: number }> {
+    const { doc } = await this.documents.readable(identity, 'profile', id);
+    const profile = await this.storedJson(doc.id, doc.revision);
+    const base = this.documentUrl('profile', id);
+    try {
+      const resolved = await resolveProfile(profile, { loader: (href, from) => this.load(identity, href, from ?? base), base, now: at });
+      withoutContentUuid(resolved.document.content.catalog as { metadata: Record<string, unknown> });
+      return { ...resolved, revision: doc.revision };
+    } catch (e) {
+      if (!(e instanceof ResolutionError)) throw e;
+      throw new ServiceError(422, e.code, `the profile cannot be resolved: ${e.message}`, [{ path: e.chain.join(' > '), message: e.message }]);
+    }
+  }
+
+  /** POST resolved-snapshot: resolve now and keep the result, typed resolved-profile. */
+  async snapshot(identity: Identity, id: string, body: Buffer, contentType: string | undefined): Promise<SnapshotRecord> {
+    const notes = parseNotes(body, contentType, { labels: [], types: [] });
+    await this.snapshots.writable(identity, 'profile', id, 'save resolutions of it');
+    notes.types = [RESOLVED_TYPE, ...notes.types.filter((t) => t !== RESOLVED_TYPE)];
+    const at = new Date();
+    const resolved = await this.resolve(identity, id, at);
+    return this.snapshots.save(identity, id, 'resolved', resolved.revision, resolved.document, notes, { at, warnings: resolved.warnings });
+  }
+
+  private async storedJson(id: string, revision: number): Promise<Record<string, unknown>> {
+    const rev = (await this.store.getRevision(id, revision))!;
+    // The stored JSON form is already typed by the model: JSON.parse is all it needs.
+    return JSON.parse(gunzip((await this.store.getBlob(rev.canonicalHash))!).toString('utf8'));
+  }
+
+  private async load(identity: Identity, href: string, base: string): Promise<LoadedDocument> {
+    const mapped = this.settings.importMap.get(href);
+    let url: URL;
+    try {
+      url = new URL(href, base);
+    } catch {
+      if (mapped) return this.loadFile(mapped, href, href);
+      throw notFound(href, 'not a URL or a path relative to the importing document');
+    }
+    url.hash = '';
+    const file = mapped ?? this.settings.importMap.get(url.href);
+    if (file) return this.loadFile(file, href, url.href);
+    if (url.href.startsWith(`${this.settings.publicUrl}/`)) return this.loadStored(identity, href, url);
+    if ((url.protocol === 'https:' || url.protocol === 'http:') && this.settings.allowHosts.has(url.hostname)) return this.fetch(href, url);
+    throw notFound(href, `${url.href} is not a document of this server, not in the import map, and its host is not allowed (--resolve-allow-host)`);
+  }
+
+  private async loadFile(path: string, href: string, base: string): Promise<LoadedDocument> {
+    return { document: await this.files.read(path, href), base };
+  }
+
+  /** A document (or a document's attachment) of this server, which the caller must be able to read. */
+  private async loadStored(identity: Identity, href: string, url: URL): Promise<LoadedDocument> {
+    const path = url.pathname.slice(new URL(this.settings.publicUrl).pathname.replace(/\/$/, '').length);
+    const generic = /^\/oscal\/v1\/([a-z-]+)\/([0-9a-fA-F-]{36})(?:\/attachment\/([0-9a-fA-F-]{36}))?$/.exec(path);
+    const registry = /^\/api\/v1\/([a-z-]+)\/([0-9a-fA-F-]{36})$/.exec(path);
+    const model = generic?.[1] ?? PLURALS[registry?.[1] ?? ''];
+    const id = (generic?.[2] ?? registry?.[2])?.toLowerCase();
+    if (!model || !id) throw notFound(href, `${url.href} names no document of this server`);
+    const cannot = () => notFound(href, 'no such document, or you may not read it');
+    try {
+      if (generic?.[3]) {
+        const file = await this.attachments.read(identity, model, id, generic[3].toLowerCase());
+        return { document: readable(plainBytes(file).toString('utf8'), href), base: url.href };
+      }
+      const { doc } = await this.documents.readable(identity, model, id);
+      return { document: await this.storedJson(doc.id, doc.revision), base: this.documentUrl(model, id) };
+    } catch (e) {
+      if (e instanceof ServiceError && e.status === 404) throw cannot();
+      throw e;
+    }
+  }
+
+  private async fetch(href: string, url: URL): Promise<LoadedDocument> {
+    let text: string;
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'error' });
+      if (!response.ok) throw notFound(href, `${url.href} answered ${response.status}`);
+      if (Number(response.headers.get('content-length')) > this.settings.maxFetch) throw tooLarge(href);
+      const bytes = Buffer.from(await response.arrayBuffer());
+      if (bytes.length > this.settings.maxFetch) throw tooLarge(href);
+      text = bytes.toString('utf8');
+    } catch (e) {
+      if (e instanceof ResolutionError) throw e;
+      throw new ResolutionError('import-not-readable', `import "${href}" could not be fetched: ${e instanceof Error ? e.message : String(e)}`, href);
+    }
+    return { document: readable(text, href), base: url.href };
+  }
+}
