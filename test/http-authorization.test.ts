@@ -20,6 +20,9 @@ type Who = 'anonymous' | 'reader' | 'writer' | 'otherOwner' | 'owner' | 'admin';
 type Vis = 'public' | 'private';
 type Op = 'list' | 'create' | 'read-json' | 'read-xml' | 'read-yaml' | 'replace' | 'delete' | 'access-get' | 'access-put' | 'job-get';
 
+/** How long the server may go on trusting a token it has looked up (serve --token-cache). */
+const TOKEN_CACHE_SECONDS = 1;
+
 const WHO: Who[] = ['anonymous', 'reader', 'writer', 'otherOwner', 'owner', 'admin'];
 const VIS: Vis[] = ['public', 'private'];
 
@@ -148,7 +151,7 @@ async function assertListFor(who: Who): Promise<Set<string>> {
 
 before(async () => {
   // --workers 0: renditions of large documents stay queued, so the job resource is stable.
-  server = await TestServer.start({ args: ['--workers', '0'] });
+  server = await TestServer.start({ args: ['--workers', '0', '--token-cache', String(TOKEN_CACHE_SECONDS)] });
   tokens.admin = server.adminToken();
   const [reader, writer, otherOwner, owner] = await Promise.all([
     makeToken(server.dataDir, NAME.reader, 'reader'),
@@ -490,6 +493,8 @@ describe('tokens that no longer hold', () => {
     assert.equal(revoke.code, 0, revoke.stderr);
     const relisted = await cliAsync(['token', 'list', '--data', server.dataDir]);
     assert.match(relisted.stdout, new RegExp(`^${id}\\s+rex\\s+writer\\s.*revoked`, 'm'));
+    // The revocation reaches the running server once its cached lookup has aged out.
+    await sleep(TOKEN_CACHE_SECONDS * 1000 + 200);
 
     for (const res of [
       await api(server.url, 'GET', '/oscal/v1/catalog', { token: secret }),

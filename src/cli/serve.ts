@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { signInSettings, type SignInOptions } from '../auth/oidc-settings.js';
 import { createToken } from '../auth/tokens.js';
 import { buildApp } from '../http/app.js';
@@ -21,6 +21,7 @@ interface ServeOptions extends SignInOptions {
   maxBody: string;
   maxAttachment: string;
   resolveMap: string[];
+  tokenCache: number;
   resolveAllowHost: string[];
   workers: string;
   inlineRenditions: string;
@@ -39,6 +40,12 @@ async function ensureAdminToken(store: Store, dataDir: string, log: (message: st
   log(`created the first admin token; it is in ${file} (readable only by this user)`);
 }
 
+function seconds(value: string): number {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !Number.isFinite(n)) throw new InvalidArgumentError('expected a number of seconds, e.g. 5 or 0');
+  return n;
+}
+
 export function serveCommand(): Command {
   return new Command('serve')
     .description('serve the OSCAL REST interface (/oscal/v1) from the store in the data directory')
@@ -49,6 +56,7 @@ export function serveCommand(): Command {
     .addOption(new Option('--public-url <url>', 'the URL clients reach this server at (for links)').env('OSCAL_DEPOT_PUBLIC_URL'))
     .addOption(new Option('--max-body <size>', 'largest request body, e.g. 50MB').env('OSCAL_DEPOT_MAX_BODY').default('50MB'))
     .addOption(new Option('--max-attachment <size>', 'largest attachment file').env('OSCAL_DEPOT_MAX_ATTACHMENT').default('100MB'))
+    .addOption(new Option('--token-cache <seconds>', 'how long a token stays trusted without a store lookup; a revocation takes up to this long to reach a running server (0: look up every request)').env('OSCAL_DEPOT_TOKEN_CACHE').default(5).argParser(seconds))
     .option('--resolve-map <URL=path>', 'profile imports at URL (as written, or once resolved) come from this local file; repeatable', collectMapping, [])
     .option('--resolve-allow-host <host>', 'profile imports may be fetched from this host; repeatable (default: none, no network fetch)', (host: string, all: string[]) => [...all, host], [])
     .addOption(new Option('--workers <n>', 'rendition worker threads (0: this process makes none in the background)').env('OSCAL_DEPOT_WORKERS').default('1'))
@@ -75,6 +83,7 @@ export function serveCommand(): Command {
       const workers = new RenditionWorkers(Number(opts.workers), storeConfig, (e) => app.log.error({ err: e }, 'rendition worker failed'));
       const app = await buildApp({
         store, workers, publicUrl, maxBody: parseSize(opts.maxBody), maxAttachment: parseSize(opts.maxAttachment),
+        tokenCacheMs: opts.tokenCache * 1000,
         imports: { importMap: parseMap(opts.resolveMap), allowHosts: new Set(opts.resolveAllowHost) }, defaultVisibility: opts.defaultVisibility, inlineRenditionLimit: parseSize(opts.inlineRenditions),
         logger: { level: opts.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
         ...(signIn ? { signIn: signIn.settings } : {}),

@@ -4,6 +4,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { SignInSettings } from '../auth/oidc-settings.js';
+import { TokenCache } from '../auth/token-cache.js';
 import { AttachmentService } from '../service/attachments.js';
 import { ContentService } from '../service/content.js';
 import { DocumentService } from '../service/documents.js';
@@ -27,6 +28,8 @@ export interface AppOptions {
   publicUrl: string;
   maxBody: number;
   maxAttachment: number;
+  /** How long a token found in the store is taken as live without asking again. */
+  tokenCacheMs: number;
   /** Where profile imports may come from besides this store (D10). */
   imports: { importMap: ReadonlyMap<string, string>; allowHosts: ReadonlySet<string> };
   defaultVisibility: Visibility;
@@ -77,6 +80,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
   await signInRoutes(app, options.signIn);
 
+  const tokens = new TokenCache(options.store, options.tokenCacheMs);
   const documents = new DocumentService(options.store, { defaultVisibility: options.defaultVisibility, inlineRenditionLimit: options.inlineRenditionLimit });
   const content = new ContentService(options.store, documents);
   const registry = new RegistryService(options.store, documents);
@@ -90,7 +94,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (typeof params.id === 'string') params.id = params.id.toLowerCase();
   };
   const authenticate = async (request: FastifyRequest): Promise<void> => {
-    request.identity = await identify(options.store, request);
+    request.identity = await identify(tokens, request);
     // Every write needs credentials: refuse before a body from nobody is even read.
     if (request.identity.kind === 'anonymous' && request.method !== 'GET' && request.method !== 'HEAD') throw unauthenticated();
   };

@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { ANONYMOUS, type Identity } from '../auth/identity.js';
 import type { SignIn } from '../auth/oidc.js';
+import type { TokenCache } from '../auth/token-cache.js';
 import { SESSION_COOKIE } from '../auth/oidc-session.js';
 import { tokenHash } from '../auth/tokens.js';
 import { ServiceError } from '../service/errors.js';
-import type { Store } from '../store/types.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -28,14 +28,14 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * to anonymous. Sign-in comes from the server's decoration, so every interface's hook makes the
  * same call and accepts the same credentials.
  */
-export async function identify(store: Store, request: FastifyRequest): Promise<Identity> {
+export async function identify(tokens: TokenCache, request: FastifyRequest): Promise<Identity> {
   const { signIn } = request.server;
   const header = request.headers.authorization;
   if (header === undefined) return signIn ? fromSession(signIn, request) : ANONYMOUS;
   const match = BEARER.exec(header);
   if (!match) throw new ServiceError(401, 'unauthenticated', 'the Authorization header must be "Bearer <token>"');
   if (signIn && JWT.test(match[1]!)) return signIn.issuer.verify(match[1]!);
-  const token = await store.findToken(tokenHash(match[1]!), new Date().toISOString());
+  const token = await tokens.find(tokenHash(match[1]!));
   if (!token) throw new ServiceError(401, 'unauthenticated', 'the token is unknown, expired or revoked');
   return { kind: 'user', name: token.userName, role: token.role, groups: [], via: 'token' };
 }

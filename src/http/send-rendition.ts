@@ -3,10 +3,10 @@ import { gunzip } from '../service/blobs.js';
 import type { Store } from '../store/types.js';
 
 /**
- * Decoded renditions by hash, for clients that take no compression: the hash makes entries
- * immutable, so the cache can only be stale by being absent.
+ * Stored bytes by hash and coding: the hash makes entries immutable, so the cache can only be
+ * stale by being absent, and a hit spares a store read (or a gunzip) per request.
  */
-class DecodedCache {
+class ByteCache {
   private readonly entries = new Map<string, Buffer>();
   private bytes = 0;
   constructor(private readonly limit: number) {}
@@ -22,6 +22,8 @@ class DecodedCache {
 
   set(hash: string, value: Buffer): void {
     if (value.length > this.limit / 4) return;
+    const old = this.entries.get(hash);
+    if (old) this.bytes -= old.length;
     this.entries.set(hash, value);
     this.bytes += value.length;
     for (const [key, old] of this.entries) {
@@ -32,7 +34,20 @@ class DecodedCache {
   }
 }
 
-const decoded = new DecodedCache(256 * 1024 * 1024);
+const cache = new ByteCache(256 * 1024 * 1024);
+
+/** Blobs kept without a brotli copy are remembered as such (an empty entry), so as not to ask again. */
+const NONE = Buffer.alloc(0);
+
+async function encoded(store: Store, hash: string, coding: 'br' | 'gzip'): Promise<Buffer | undefined> {
+  const key = `${hash}:${coding}`;
+  let bytes = cache.get(key);
+  if (!bytes) {
+    bytes = (await store.getBlobEncoded(hash, coding)) ?? NONE;
+    cache.set(key, bytes);
+  }
+  return bytes.length ? bytes : undefined;
+}
 
 export function accepts(header: string | undefined, coding: string): boolean {
   if (!header) return false;
@@ -56,17 +71,15 @@ export async function sendStored(store: Store, request: FastifyRequest, reply: F
   }
   const acceptEncoding = request.headers['accept-encoding'];
   if (accepts(acceptEncoding, 'br')) {
-    const br = await store.getBlobEncoded(hash, 'br');
+    const br = await encoded(store, hash, 'br');
     if (br) return reply.header('Content-Encoding', 'br').send(br);
   }
-  if (accepts(acceptEncoding, 'gzip')) {
-    const gz = await store.getBlobEncoded(hash, 'gzip');
-    if (gz) return reply.header('Content-Encoding', 'gzip').send(gz);
-  }
-  let plain = decoded.get(hash);
+  const gz = await encoded(store, hash, 'gzip');
+  if (gz && accepts(acceptEncoding, 'gzip')) return reply.header('Content-Encoding', 'gzip').send(gz);
+  let plain = cache.get(hash);
   if (!plain) {
-    plain = gunzip((await store.getBlobEncoded(hash, 'gzip'))!);
-    decoded.set(hash, plain);
+    plain = gunzip(gz!);
+    cache.set(hash, plain);
   }
   return reply.send(plain);
 }

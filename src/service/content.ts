@@ -28,14 +28,30 @@ export async function renderRevision(store: Store, documentId: string, revision:
   return renditionBlob(await readRevision(store, documentId, revision), format);
 }
 
+/** Renditions found, by document, creation time, revision and format: a made rendition never changes. */
+const READY_LIMIT = 10_000;
+
 export class ContentService {
+  /**
+   * The creation time is in the key because a deleted document's id may be taken again, with
+   * revision numbers starting over; a revision number is never reused within one document.
+   */
+  private readonly ready = new Map<string, { hash: string; size: number }>();
+
   constructor(private readonly store: Store, private readonly documents: DocumentService) {}
 
   /** The current revision in the asked format, or the job that is still making it (D5). */
   async rendition(identity: Identity, model: string, id: string, format: Format): Promise<Rendition> {
     const { doc } = await this.documents.readable(identity, model, id);
+    const key = `${id} ${doc.createdAt} ${doc.revision} ${format}`;
+    const known = this.ready.get(key);
+    if (known) return { state: 'ready', ...known };
     const ready = await this.store.getRendition(id, doc.revision, format);
-    if (ready) return { state: 'ready', ...ready };
+    if (ready) {
+      if (this.ready.size >= READY_LIMIT) this.ready.delete(this.ready.keys().next().value!);
+      this.ready.set(key, ready);
+      return { state: 'ready', ...ready };
+    }
     const job = await this.store.findJob(id, doc.revision, format);
     if (job && (job.status === 'queued' || job.status === 'running')) return { state: 'pending', job };
     // No worker will make it (a failed job, or a rendition lost): make it now.
