@@ -121,7 +121,13 @@ export class DocumentService {
 
   /** Stores a checked document as the next revision of an existing one. */
   async storeRevision(identity: Identity & { kind: 'user' }, id: string, doc: ParsedDocument, body: Buffer, format: Format): Promise<{ revision: number; jobs: string[] }> {
-    return this.store.replaceDocument(id, this.revisionInput(identity, doc, body, format), { actor: identity.name, action: 'document.replace', documentId: id, detail: { format } });
+    try {
+      return await this.store.replaceDocument(id, this.revisionInput(identity, doc, body, format), { actor: identity.name, action: 'document.replace', documentId: id, detail: { format } });
+    } catch (e) {
+      // Deleted after the caller's rights were checked (another request, or another process).
+      if (e instanceof StoreConflictError && e.reason === 'not-found') throw notFound();
+      throw e;
+    }
   }
 
   async replace(identity: Identity, model: string, id: string, body: Buffer, contentType: string | undefined): Promise<{ revision: number; jobs: string[] }> {
