@@ -10,8 +10,8 @@ import { describeFigures, runCampaign, type CampaignOptions } from './support/cr
 import { freshDatabase, SKIP_MESSAGE, TEST_DATABASE_URL } from './support/postgres.js';
 
 const LOAD: Omit<CampaignOptions, 'databaseUrl'> = process.env.OSCAL_DEPOT_CRASH === 'long'
-  ? { kills: 25, clients: 6, loadMs: [500, 4000] }
-  : { kills: 3, clients: 6, loadMs: [300, 1500] };
+  ? { kills: 25, clients: 6, loadMs: [500, 4000], minAcks: 10 }
+  : { kills: 3, clients: 6, loadMs: [300, 1500], minAcks: 10 };
 const KILLS = LOAD.kills;
 
 async function campaign(backend: string, options: CampaignOptions, diagnostic: (line: string) => void): Promise<void> {

@@ -21,6 +21,11 @@ export interface CampaignOptions {
   clients: number;
   /** The kill comes this long after the load starts: a uniform pick between the two, in ms. */
   loadMs: [number, number];
+  /**
+   * Nor before this many requests of the round were acknowledged and every kind was at least once
+   * in the campaign, so that a slow machine still puts each operation through its paces.
+   */
+  minAcks: number;
 }
 
 type Tally = Record<string, number>;
@@ -41,6 +46,8 @@ export interface Figures {
 }
 
 const REQUEST_TIMEOUT_MS = 30_000;
+/** Longest wait for `minAcks`: a server that acknowledges nothing is killed anyway, and the test says so. */
+const WORK_DEADLINE_MS = 60_000;
 
 export async function runCampaign(options: CampaignOptions): Promise<Figures> {
   const dataDir = newDataDir();
@@ -92,6 +99,7 @@ export async function runCampaign(options: CampaignOptions): Promise<Figures> {
 /** Client loops until a random moment, then SIGKILL; what was in flight stays unknown. */
 async function loadThenKill(server: TestServer, token: string, ledger: Ledger, options: CampaignOptions, problems: string[]): Promise<void> {
   let killed = false;
+  let acked = 0;
   const loop = async () => {
     while (!killed) {
       const { kind, request } = planNext(ledger);
@@ -101,7 +109,10 @@ async function loadThenKill(server: TestServer, token: string, ledger: Ledger, o
           token, timeoutMs: REQUEST_TIMEOUT_MS, ...(request.body ? { body: request.body, contentType: request.contentType! } : {}),
         });
         ledger.answer(attempt, response.status);
-        if (attempt.outcome === 'acked') request.onAck?.();
+        if (attempt.outcome === 'acked') {
+          acked++;
+          request.onAck?.();
+        }
         // 404 is the one refusal a client can meet: a write racing the delete of its document.
         else if (response.status !== 404) problems.push(`${kind} ${request.path} answered ${response.status}: ${response.text.slice(0, 300)}`);
       } catch (e) {
@@ -112,6 +123,8 @@ async function loadThenKill(server: TestServer, token: string, ledger: Ledger, o
   const loops = Array.from({ length: options.clients }, loop);
   const [min, max] = options.loadMs;
   await sleep(min + Math.random() * (max - min));
+  const deadline = Date.now() + WORK_DEADLINE_MS;
+  while ((acked < options.minAcks || OPERATIONS.some((op) => !ledger.ackedKinds.has(op.kind))) && Date.now() < deadline) await sleep(10);
   killed = true;
   await server.kill();
   await Promise.all(loops);

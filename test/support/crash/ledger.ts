@@ -34,6 +34,8 @@ export function expectation(a: Attempt): 'present' | 'absent' | 'either' {
 
 export class Ledger {
   readonly attempts: Attempt[] = [];
+  /** The kinds of request the server has acknowledged at least once. */
+  readonly ackedKinds = new Set<string>();
   private readonly byDocument = new Map<string, Attempt[]>();
   /** Documents that exist as far as the clients know and that no delete has been sent for: newest last. */
   private readonly live: string[] = [];
@@ -56,6 +58,7 @@ export class Ledger {
     attempt.answeredAt = performance.now();
     attempt.status = status;
     attempt.outcome = status >= 200 && status < 300 ? 'acked' : 'refused';
+    if (attempt.outcome === 'acked') this.ackedKinds.add(attempt.kind);
   }
 
   documents(): IterableIterator<[string, Attempt[]]> {
