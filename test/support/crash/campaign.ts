@@ -112,9 +112,10 @@ async function loadThenKill(server: TestServer, token: string, ledger: Ledger, o
         if (attempt.outcome === 'acked') {
           acked++;
           request.onAck?.();
+        } else if (response.status !== 404) {
+          // 404 is the one refusal a client can meet: a write racing the delete of its document.
+          problems.push(`${kind} ${request.path} answered ${response.status}: ${response.text.slice(0, 300)}`);
         }
-        // 404 is the one refusal a client can meet: a write racing the delete of its document.
-        else if (response.status !== 404) problems.push(`${kind} ${request.path} answered ${response.status}: ${response.text.slice(0, 300)}`);
       } catch (e) {
         if (!killed) problems.push(`${kind} ${request.path} got no answer while the server was up: ${(e as Error).message}`);
       }
