@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { gunzipSync } from 'node:zlib';
+import postgres from 'postgres';
 import { parseOscal, serializeOscal } from '../src/oscal/formats/index.js';
 import { PostgresStore } from '../src/store/postgres/postgres-store.js';
-import { api } from './support/http.js';
+import { api, type ApiResponse } from './support/http.js';
 import { freshDatabase, SKIP_MESSAGE, TEST_DATABASE_URL } from './support/postgres.js';
 import { newDataDir, TestServer } from './support/server.js';
 import { CONTENT, REV5_A849 } from './support/shared.js';
@@ -72,6 +74,33 @@ describe('PostgreSQL: several server processes on one database', { skip: TEST_DA
       assert.ok(a!.body.equals(b!.body), `${accept} differs between the processes`);
       assert.equal(parseOscal(a!.text).content['system-security-plan'] !== undefined, true);
     }
+  });
+
+  test('a PUT whose document another process deletes while the PUT waits for its row gets 404', async () => {
+    const created = await api(`${servers[0]!.url}/oscal/v1`, 'POST', '/system-security-plan', { token, body: sspTitled('doomed'), contentType: 'application/json' });
+    assert.equal(created.status, 201, created.text);
+    const id = created.json()['system-security-plan-list'][0]['content-uuid'];
+    // The test plays the other process: it holds the document's row, lets the PUT queue behind
+    // it (past its read of the document and its rights), then deletes the document.
+    const other = postgres(database.url, { max: 2, onnotice: () => {} });
+    let put: Promise<ApiResponse> | undefined;
+    try {
+      await other.begin(async (tx) => {
+        await tx`SELECT 1 FROM documents WHERE id = ${id} FOR UPDATE`;
+        put = api(`${servers[1]!.url}/oscal/v1`, 'PUT', `/system-security-plan/${id}`, { token, body: sspTitled('too late'), contentType: 'application/json' });
+        const deadline = Date.now() + 30_000;
+        while ((await other`SELECT COUNT(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)[0]!.n === 0) {
+          assert.ok(Date.now() < deadline, 'the PUT never waited for the row');
+          await sleep(20);
+        }
+        await tx`DELETE FROM documents WHERE id = ${id}`;
+      });
+    } finally {
+      await other.end();
+    }
+    const answer = await put!;
+    assert.equal(answer.status, 404, answer.text);
+    assert.equal(answer.json().code, 'not-found');
   });
 
   test('a 50 MB document round-trips through PostgreSQL byte for byte', async () => {

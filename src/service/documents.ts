@@ -129,7 +129,13 @@ export class DocumentService {
     const revision = this.revisionInput(identity, doc, body, format);
     if (change.attachments) revision.attachments = change.attachments;
     const audit = { actor: identity.name, action: change.action ?? 'document.replace', documentId: id, detail: change.detail ?? { format } };
-    return this.store.replaceDocument(id, revision, audit, change.ifRevision);
+    try {
+      return await this.store.replaceDocument(id, revision, audit, change.ifRevision);
+    } catch (e) {
+      // Deleted after the caller's rights were checked (another request, or another process).
+      if (e instanceof StoreConflictError && e.reason === 'not-found') throw notFound();
+      throw e;
+    }
   }
 
   async replace(identity: Identity, model: string, id: string, body: Buffer, contentType: string | undefined): Promise<{ revision: number; jobs: string[] }> {

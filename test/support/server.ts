@@ -80,6 +80,12 @@ export class TestServer {
     return this.exited;
   }
 
+  /** SIGKILL and wait: the process gets no chance to finish anything, as in a crash. */
+  async kill(): Promise<void> {
+    if (this.process.exitCode === null && this.process.signalCode === null) this.process.kill('SIGKILL');
+    await this.exited;
+  }
+
   adminToken(): string {
     return readFileSync(join(this.dataDir, 'admin-token'), 'utf8').trim();
   }
