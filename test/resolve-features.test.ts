@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { globMatcher } from '../src/oscal/resolve/glob.js';
 import { resolveProfile, ResolutionError } from '../src/oscal/resolve/index.js';
 import { validateDocument } from '../src/oscal/validate/index.js';
 import { deepFreeze, MEMORY, memoryLoader } from './support/resolve.js';
@@ -91,9 +92,17 @@ describe('import', () => {
   test('matching: glob patterns over whole ids; a pattern that matches nothing, or no pattern, is a warning', async () => {
     const star = await resolve(profile([{ href: 'catalog.json', 'include-controls': [{ matching: [{ pattern: 'ac-1*' }] }] }]));
     assert.equal(outline(star.catalog), 'ac-1 ac-1.1 ac-1.2 ac-1.2.a ac-10');
-    const mixed = await resolve(profile([{ href: 'catalog.json', 'include-controls': [{ matching: [{ pattern: 'a?-[12]' }, { pattern: 'zz*' }, {}] }] }]));
+    const mixed = await resolve(profile([{ href: 'catalog.json', 'include-controls': [{ matching: [{ pattern: 'a?-[12]' }, { pattern: 'zz*' }, {}, { pattern: '[!x]u-[1-2]' }] }] }]));
     assert.equal(outline(mixed.catalog), 'ac-1 ac-2 au-1 au-2');
     assert.deepEqual(mixed.warnings, ['no-match /profile/imports/0/include-controls/0/matching/1', 'no-match /profile/imports/0/include-controls/0/matching/2']);
+  });
+
+  test('a glob cannot make matching hang (no backtracking regular expression)', () => {
+    const many = globMatcher(`${'*a'.repeat(40)}b`);
+    assert.equal(many('a'.repeat(20000)), false);
+    assert.equal(many(`${'a'.repeat(50)}b`), true);
+    assert.equal(globMatcher('x[a-c-]?')('x-z'), true);
+    assert.equal(globMatcher('x.y')('xzy'), false);
   });
 
   test('exclude-controls wins over any inclusion; a control excluded without its children lets them up a level', async () => {
@@ -172,6 +181,9 @@ describe('import', () => {
       assert.match(e.message, /disk on fire/);
     }));
     await assert.rejects(resolve(profile([{ href: 'catalog.json', 'include-all': {} }, { href: 'gone.json', 'include-all': {} }])), rejection('import-not-found', (e) => assert.equal(e.href, 'gone.json')));
+    const junk = async () => ({}) as never;
+    await assert.rejects(resolveProfile(profile([{ href: 'x.json', 'include-all': {} }]), { loader: junk }), rejection('import-not-readable'));
+    await assert.rejects(resolve(profile([{ href: 'bare.json', 'include-all': {} }]), { 'bare.json': { catalog: { uuid: R(1) } } }), rejection('import-not-readable', (e) => assert.match(e.message, /no metadata\/oscal-version/)));
   });
 });
 
