@@ -11,8 +11,8 @@ import { PROJECT_ROOT, REV5_A849 } from './support/shared.js';
 const BIN = join(PROJECT_ROOT, 'dist', 'src', 'cli', 'main.js');
 const work = mkdtempSync(join(tmpdir(), 'oscal-resolve-'));
 
-function run(args: string[], cwd = work) {
-  const r = spawnSync(process.execPath, [BIN, 'resolve', ...args], { cwd, encoding: 'utf8' });
+function run(args: string[], input?: string) {
+  const r = spawnSync(process.execPath, [BIN, 'resolve', ...args], { cwd: work, input, encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -78,6 +78,14 @@ describe('oscal-depot resolve', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr, 'warn.xml:12:7: warning: no control with id "zz-9" (no-match at /profile/imports/0/include-controls/0/with-ids/1)\n');
     assert.deepEqual(JSON.parse(r.stdout).catalog.controls.map((c: { id: string }) => c.id), ['c-1']);
+
+    // From standard input, imports are relative to the working directory; a warning of an
+    // imported profile names that profile's file.
+    const stdin = run(['-', '--to', 'json'], profileXml('\n  <import href="warn.xml"><include-all/></import>'));
+    assert.equal(stdin.code, 0, stdin.stderr);
+    assert.equal(stdin.stderr, `${join(work, 'warn.xml')}: warning: no control with id "zz-9" (no-match at /profile/imports/0/include-controls/0/with-ids/1)\n`);
+    const links = JSON.parse(stdin.stdout).catalog.metadata.links;
+    assert.deepEqual(links, [{ href: 'urn:uuid:00000000-0000-4000-8000-000000000002', rel: 'source-profile' }]);
   });
 
   test('a missing import, a network import without --map, a circular import: exit 1, the reason on standard error', () => {
