@@ -29,6 +29,20 @@ export function medians(cases: Case[], rounds: number, warmup = 3): Map<string, 
   return new Map([...samples].map(([name, s]) => [name, median(s)]));
 }
 
+/** medians() for cases that return a promise: each run is awaited before the clock stops. */
+export async function mediansAsync(cases: { name: string; run: () => Promise<unknown> }[], rounds: number, warmup = 3): Promise<Map<string, number>> {
+  const samples = new Map(cases.map((c) => [c.name, [] as number[]]));
+  for (let round = 0; round < warmup + rounds; round++) {
+    for (const c of cases) {
+      const start = performance.now();
+      await c.run();
+      const ms = performance.now() - start;
+      if (round >= warmup) samples.get(c.name)!.push(ms);
+    }
+  }
+  return new Map([...samples].map(([name, s]) => [name, median(s)]));
+}
+
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;

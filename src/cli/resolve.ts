@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { relative, resolve as resolvePath } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { FORMATS, detectFormat, parseOscal, serializeOscal, type Format } from '../oscal/formats/index.js';
 import { ResolutionError, resolveProfile, type ResolutionWarning } from '../oscal/resolve/index.js';
@@ -22,7 +22,9 @@ function describeWarnings(file: string, text: string, format: Format, warnings: 
   locateIssues(text, format, own);
   const name = file === '-' ? '<stdin>' : file;
   const lines = own.map((w) => `${w.line !== undefined ? `${name}:${w.line}:${w.column ?? 1}` : name}: warning: ${w.message} (${w.code} at ${w.path})`);
-  for (const w of warnings) if (w.profile !== undefined) lines.push(`${w.profile}: warning: ${w.message} (${w.code} at ${w.path})`);
+  for (const w of warnings) {
+    if (w.profile !== undefined) lines.push(`${w.profile.startsWith('file:') ? fileURLToPath(w.profile) : w.profile}: warning: ${w.message} (${w.code} at ${w.path})`);
+  }
   return lines.map((l) => l + '\n').join('');
 }
 
@@ -43,14 +45,13 @@ export function resolveCommand(): Command {
       try {
         const text = readInput(file);
         const profile = parseOscal(text);
-        const base = pathToFileURL(file === '-' ? resolvePath('.') + '/' : resolvePath(file)).href;
-        const sourceUri = file === '-' ? undefined : relative(resolvePath(opts.output ? resolvePath(opts.output, '..') : '.'), resolvePath(file)).split('\\').join('/');
-        const { document, warnings } = await resolveProfile(profile.content, {
-          loader: fileLoader(parseMap(opts.map)),
-          base,
-          ...(sourceUri ? { sourceUri: encodeURI(sourceUri) } : {}),
-          tool: `oscal-depot ${VERSION}`,
-        });
+        // From standard input, relative imports are read from the working directory (the loader's
+        // default) and the source-profile link names the profile's uuid.
+        const fromFile = file === '-' ? {} : {
+          base: pathToFileURL(resolvePath(file)).href,
+          sourceUri: encodeURI(relative(resolvePath(opts.output ? resolvePath(opts.output, '..') : '.'), resolvePath(file)).split('\\').join('/')),
+        };
+        const { document, warnings } = await resolveProfile(profile.content, { loader: fileLoader(parseMap(opts.map)), ...fromFile, tool: `oscal-depot ${VERSION}` });
         process.stderr.write(describeWarnings(file, text, detectFormat(text), warnings));
         writeOutput(opts.output, serializeOscal(document, opts.to ?? profile.format));
       } catch (e) {

@@ -42,3 +42,28 @@ export const examplesLoader: ImportLoader = async (href, base) => {
 export function exampleBase(name: string): string {
   return pathToFileURL(join(EXAMPLES, name)).href;
 }
+
+/** Where in-memory test documents live: hrefs resolve against it as URLs. */
+export const MEMORY = 'https://docs.test/';
+
+/** Serves documents by URL from memory, deep-frozen so that a resolver that changed its inputs would throw; counts loads. */
+export function memoryLoader(documents: Record<string, Json>): ImportLoader & { calls: string[] } {
+  const frozen = new Map(Object.entries(documents).map(([path, doc]) => [new URL(path, MEMORY).href, deepFreeze(structuredClone(doc))]));
+  const calls: string[] = [];
+  const loader = async (href: string, base: string | undefined) => {
+    const url = new URL(href, base ?? MEMORY).href;
+    calls.push(url);
+    const document = frozen.get(url);
+    if (!document) throw new ResolutionError('import-not-found', `nothing at ${url}`, href);
+    return { document, base: url };
+  };
+  return Object.assign(loader, { calls });
+}
+
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}

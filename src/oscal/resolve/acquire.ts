@@ -36,6 +36,9 @@ export async function load(loader: ImportLoader, href: string, base: string | un
     if (e instanceof ResolutionError) throw e;
     throw new ResolutionError('import-not-readable', `import "${href}" could not be read: ${e instanceof Error ? e.message : String(e)}`, href);
   }
+  if (typeof loaded?.document !== 'object' || loaded.document === null || typeof loaded.base !== 'string') {
+    throw new ResolutionError('import-not-readable', `import "${href}": the loader returned no document and base`, href);
+  }
   return { ...loaded, key: loaded.base };
 }
 

@@ -1,7 +1,7 @@
 import type { OscalModel } from '../model/model.js';
 
-const INSERT_PARAM = /\{\{\s*insert:\s*param,\s*([^\s}]+)\s*\}\}/g;
-const FRAGMENT = /#([\w.:-]+)/g;
+const REFERENCE = /#([\w.:-]+)|\{\{\s*insert:\s*param,\s*([^\s}]+)\s*\}\}/g;
+const MAY_REFERENCE = /[#{]/;
 
 /**
  * Copies OSCAL JSON into canonical order (the model's order of flags and children) while noting
@@ -58,7 +58,7 @@ export class CanonicalCopy {
   }
 
   private scan(text: string): void {
-    if (text.includes('#')) for (const m of text.matchAll(FRAGMENT)) this.references.add(m[1]!);
-    if (text.includes('{{')) for (const m of text.matchAll(INSERT_PARAM)) this.references.add(m[1]!);
+    if (!MAY_REFERENCE.test(text)) return;
+    for (const m of text.matchAll(REFERENCE)) this.references.add(m[1] ?? m[2]!);
   }
 }

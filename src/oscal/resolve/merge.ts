@@ -97,6 +97,7 @@ function flat(selections: Selection[]): Body {
 }
 
 interface MergedGroup {
+  key: string;
   group: Group;
   groups: MergedGroup[];
   byKey: Map<string, MergedGroup>;
@@ -110,7 +111,7 @@ function asIs(selections: Selection[]): Body {
     for (const g of groups) {
       let merged = into.byKey.get(g.key);
       if (!merged) {
-        merged = { group: g.group, groups: [], byKey: new Map(), controls: [] };
+        merged = { key: g.key, group: g.group, groups: [], byKey: new Map(), controls: [] };
         into.byKey.set(g.key, merged);
         into.groups.push(merged);
       }
@@ -119,11 +120,17 @@ function asIs(selections: Selection[]): Body {
     }
   };
   for (const s of selections) mergeInto(top, s.groups);
+  const present = new Set<string>();
+  const collectKeys = (groups: MergedGroup[]) => groups.forEach((g) => {
+    present.add(g.key);
+    collectKeys(g.groups);
+  });
+  collectKeys(top.groups);
   const nested = () => true;
   const build = (m: MergedGroup): Group =>
     withList(withList({ ...m.group }, 'groups', m.groups.map(build)), 'controls', m.controls.map((c) => materialize(c, nested)));
   return {
-    params: selections.flatMap((s) => [...s.catalog.params ?? [], ...s.droppedGroupParams]),
+    params: selections.flatMap((s) => [...s.catalog.params ?? [], ...s.droppedGroups.filter((d) => !present.has(d.key)).flatMap((d) => d.params)]),
     controls: selections.flatMap((s) => s.controls.map((c) => materialize(c, nested))),
     groups: top.groups.map(build),
   };
@@ -159,7 +166,7 @@ function custom(selections: Selection[], directive: NonNullable<Merge['custom']>
       if (chosen.size === 0) noMatch(`${at}/include-all`, 'include-all inserts nothing: no control was imported');
     } else chosen = choose(pool, ic['include-controls'], `${at}/include-controls`, noMatch, nesting);
     for (const node of choose(pool, ic['exclude-controls'], `${at}/exclude-controls`, noMatch)) chosen.delete(node);
-    const keep = (child: Selected, parent: Selected) => chosen.has(child) && nesting.has(parent);
+    const keep = (child: Selected, parent: Selected) => chosen.has(child) && chosen.has(parent) && nesting.has(parent);
     const placed = pool.all.filter((n) => {
       const parent = parents.get(n);
       return chosen.has(n) && !(parent && keep(n, parent));

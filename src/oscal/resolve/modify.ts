@@ -123,7 +123,10 @@ function removeMatching(obj: Json, kind: Kind, criteria: [keyof Remove, string][
     const list = obj[key] as Json[] | undefined;
     if (!list) continue;
     const kept = list.filter((item) => {
-      if (matches(item, ITEM[key]!, criteria)) return false;
+      if (matches(item, ITEM[key]!, criteria)) {
+        removed++;
+        return false;
+      }
       removed += removeMatching(item, ITEM[key]!, criteria);
       return true;
     });

@@ -52,7 +52,7 @@ export async function resolveProfile(document: Record<string, unknown>, options:
 
 function profileOf(document: Record<string, unknown>): Profile {
   const profile = document.profile as Profile | undefined;
-  if (typeof profile !== 'object' || profile === null || !Array.isArray(profile.imports) || typeof profile.metadata !== 'object') {
+  if (typeof profile !== 'object' || profile === null || !Array.isArray(profile.imports) || typeof profile.metadata?.['oscal-version'] !== 'string') {
     throw new ResolutionError('invalid-profile', 'not an OSCAL profile: expected {"profile": {"metadata": …, "imports": […]}}');
   }
   return profile;
@@ -122,6 +122,9 @@ class Resolution {
     const body = source.document[roots[0]!];
     if (roots.length !== 1 || typeof body !== 'object' || body === null || !['catalog', 'profile'].includes(roots[0]!)) {
       throw new ResolutionError('not-a-catalog-or-profile', `import "${href}" is ${roots.length === 1 ? `a ${roots[0]}` : 'no OSCAL document'}, not a catalog or profile`, href);
+    }
+    if (typeof (body as Catalog).metadata?.['oscal-version'] !== 'string') {
+      throw new ResolutionError('import-not-readable', `import "${href}" has no metadata/oscal-version`, href);
     }
     if (roots[0] === 'catalog') return body as Catalog;
     if (chain.includes(source.key)) {

@@ -1,3 +1,4 @@
+import { globMatcher } from './glob.js';
 import type { Selector } from './types.js';
 
 /** A control in a tree that selectors choose from: an imported catalog, or the controls a merge gathered. */
@@ -51,10 +52,10 @@ export function choose<T extends Choosable<T>>(tree: ControlTree<T>, selectors: 
     selector.matching?.forEach((m, j) => {
       const where = `${path}/${i}/matching/${j}`;
       if (m.pattern === undefined) return noMatch(where, 'matching without a pattern matches nothing');
-      const re = globToRegExp(m.pattern);
+      const matches = globMatcher(m.pattern);
       let any = false;
       for (const node of tree.all) {
-        if (re.test(node.id)) {
+        if (matches(node.id)) {
           pick(node);
           any = true;
         }
@@ -71,21 +72,4 @@ function addDescendants<T extends Choosable<T>>(node: T, into: Set<T>, nesting: 
     nesting?.add(child);
     addDescendants(child, into, nesting);
   }
-}
-
-/** Glob over a whole id: `*` any run of characters, `?` one, `[...]` a class; the rest literal. */
-export function globToRegExp(pattern: string): RegExp {
-  let source = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === '*') source += '.*';
-    else if (c === '?') source += '.';
-    else if (c === '[' && pattern.indexOf(']', i + 2) > 0) {
-      const end = pattern.indexOf(']', i + 2);
-      const body = pattern.slice(i + 1, end);
-      source += '[' + (body.startsWith('!') ? '^' + body.slice(1) : body).replace(/\\/g, '\\\\') + ']';
-      i = end;
-    } else source += c.replace(/[.+^${}()|[\\\]]/g, '\\$&');
-  }
-  return new RegExp(`^${source}$`, 's');
 }

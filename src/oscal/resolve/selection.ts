@@ -27,8 +27,8 @@ export interface Selection {
   catalog: Catalog;
   controls: Selected[];
   groups: SelectedGroup[];
-  /** Params of the groups left out: loose params, which stay available to whatever references them. */
-  droppedGroupParams: Param[];
+  /** The params of groups left out, in document order: loose params, available to whatever references them. */
+  droppedGroups: { key: string; params: Param[] }[];
 }
 
 /**
@@ -67,15 +67,15 @@ export function selectFromCatalog(catalog: Catalog, sourceKey: string, directive
     const children = selectControls(control.controls);
     return included.has(nodes.get(control)!) ? [{ id: control.id, control, children }] : children;
   });
-  const droppedGroupParams: Param[] = [];
+  const droppedGroups: Selection['droppedGroups'] = [];
   const selectGroups = (groups: Group[] | undefined, at: string): SelectedGroup[] => (groups ?? []).flatMap((group, i) => {
     const key = group.id ?? `${sourceKey}#${at}${i}`;
-    const mark = droppedGroupParams.length;
+    const mark = droppedGroups.length;
     const selected = { key, group, groups: selectGroups(group.groups, `${at}${i}/`), controls: selectControls(group.controls) };
     if (selected.groups.length || selected.controls.length || keptAlways(group)) return [selected];
-    droppedGroupParams.splice(mark, 0, ...group.params ?? []);
+    droppedGroups.splice(mark, 0, { key, params: group.params ?? [] });
     return [];
   });
   const groups = selectGroups(catalog.groups, '');
-  return { catalog, controls: selectControls(catalog.controls), groups, droppedGroupParams };
+  return { catalog, controls: selectControls(catalog.controls), groups, droppedGroups };
 }
