@@ -66,8 +66,9 @@ export class RegistryService {
     if (!outcome.ok) throw new ServiceError(409, 'conflict', outcome.message);
     const existing = await this.store.getDocument(id);
     if (existing) {
-      if (existing.model !== doc.model) throw new ServiceError(409, 'conflict', `content-uuid ${id} belongs to a ${existing.model}, not a ${doc.model}`);
+      // Readable first: of a document the caller may not read, not even the model is told (D3).
       const { rights } = await this.documents.readable(identity, existing.model, id);
+      if (existing.model !== doc.model) throw new ServiceError(409, 'conflict', `content-uuid ${id} belongs to a ${existing.model}, not a ${doc.model}`);
       if (!rights.write) throw forbidden('change it: it belongs to another user');
       await this.documents.storeRevision(identity, id, doc, body, 'json');
       return 'updated';

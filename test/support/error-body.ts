@@ -42,3 +42,13 @@ export function assertNoneOf(res: ApiResponse, secrets: string[], what = 'the re
     assert.ok(!headers.includes(s), `${what} headers reveal ${JSON.stringify(s)}: ${headers}`);
   }
 }
+
+/**
+ * A response to a caller who may not read a document: none of its identifying strings, and
+ * exactly what the same caller gets for a document that does not exist (D3: never reveal existence).
+ */
+export function assertConceals(res: ApiResponse, fingerprints: string[], absent: ApiResponse): void {
+  assertNoneOf(res, fingerprints);
+  assert.equal(res.status, absent.status, 'the same status as for a document that does not exist');
+  assert.deepEqual(res.json(), absent.json(), 'the same body as for a document that does not exist');
+}
