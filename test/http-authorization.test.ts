@@ -18,7 +18,9 @@ import { cliAsync, makeToken } from './support/tokens.js';
 
 type Who = 'anonymous' | 'reader' | 'writer' | 'otherOwner' | 'owner' | 'admin';
 type Vis = 'public' | 'private';
-type Op = 'list' | 'create' | 'read-json' | 'read-xml' | 'read-yaml' | 'replace' | 'delete' | 'access-get' | 'access-put' | 'job-get';
+type Op = 'list' | 'create' | 'read-json' | 'read-xml' | 'read-yaml' | 'replace' | 'delete' | 'access-get' | 'access-put' | 'job-get'
+  | 'attachment-list' | 'attachment-get' | 'resource-get' | 'snapshot-list' | 'snapshot-get'
+  | 'attachment-post' | 'attachment-put' | 'attachment-delete' | 'resource-put' | 'snapshot-post' | 'snapshot-put' | 'snapshot-delete';
 
 /** How long the server may go on trusting a token it has looked up (serve --token-cache). */
 const TOKEN_CACHE_SECONDS = 1;
@@ -32,6 +34,9 @@ const VIS: Vis[] = ['public', 'private'];
  * access) = admin, owner; create = writer or admin role. No credentials where they are needed
  * (create, replace, delete, access): 401. Cannot read: 404. May read but not do this: 403.
  * `create` concerns no existing document: both columns are the same, and it runs once per caller.
+ * Attachments and snapshots (generic-interface 4.3, 4.4) follow their document: reading them is
+ * read; attachment POST/PUT/DELETE, resource PUT and snapshot POST/PUT are write; deleting a
+ * snapshot is manage (like deleting a version).
  * `list` is always 200; which documents it holds is the LISTED table below.
  */
 const EXPECTED: Record<Op, Record<Who, readonly [number, number]>> = {
@@ -45,6 +50,18 @@ const EXPECTED: Record<Op, Record<Who, readonly [number, number]>> = {
   'access-get': /**/ { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [200, 200], admin: [200, 200] },
   'access-put': /**/ { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [200, 200], admin: [200, 200] },
   'job-get': /*   */ { anonymous: [200, 404], reader: [200, 404], writer: [200, 404], otherOwner: [200, 404], owner: [200, 200], admin: [200, 200] },
+  'attachment-list': { anonymous: [200, 404], reader: [200, 404], writer: [200, 404], otherOwner: [200, 404], owner: [200, 200], admin: [200, 200] },
+  'attachment-get': { anonymous: [200, 404], reader: [200, 404], writer: [200, 404], otherOwner: [200, 404], owner: [200, 200], admin: [200, 200] },
+  'resource-get': /**/ { anonymous: [200, 404], reader: [200, 404], writer: [200, 404], otherOwner: [200, 404], owner: [200, 200], admin: [200, 200] },
+  'snapshot-list': { anonymous: [200, 404], reader: [200, 404], writer: [200, 404], otherOwner: [200, 404], owner: [200, 200], admin: [200, 200] },
+  'snapshot-get': /**/ { anonymous: [200, 404], reader: [200, 404], writer: [200, 404], otherOwner: [200, 404], owner: [200, 200], admin: [200, 200] },
+  'attachment-post': { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [201, 201], admin: [201, 201] },
+  'attachment-put': { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [204, 204], admin: [204, 204] },
+  'attachment-delete': { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [204, 204], admin: [204, 204] },
+  'resource-put': /**/ { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [204, 204], admin: [204, 204] },
+  'snapshot-post': { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [201, 201], admin: [201, 201] },
+  'snapshot-put': /**/ { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [200, 200], admin: [200, 200] },
+  'snapshot-delete': { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [204, 204], admin: [204, 204] },
 };
 
 /** Whether the document is in the caller's list (and readable at all): [public, private]. */
@@ -72,10 +89,19 @@ let publicDoc: Doc;
 let privateDoc: Doc;
 let otherOwnersDoc: Doc;
 const jobs = {} as Record<Vis, { id: string; doc: Doc }>;
+/** A document of each visibility with one attachment and one snapshot, made by its owner. */
+const filed = {} as Record<Vis, Filed>;
 let expiring: { secret: string; expiresAt: number };
 
+interface Filed {
+  doc: Doc;
+  resource: string;
+  bytes: Buffer;
+  snapshot: string;
+}
+
 const tokenOf = (who: Who) => (who === 'anonymous' ? undefined : tokens[who]);
-const call = (who: Who, method: string, path: string, options: { body?: string; contentType?: string; accept?: string } = {}) => {
+const call = (who: Who, method: string, path: string, options: { body?: string | Buffer; contentType?: string; accept?: string } = {}) => {
   const token = tokenOf(who);
   return api(server.url, method, path, { ...options, ...(token ? { token } : {}) });
 };
@@ -108,6 +134,20 @@ async function setAccess(who: Who, doc: Doc, change: { visibility?: Vis; grants?
   if (change.visibility) doc.visibility = change.visibility;
   if (change.grants) doc.grants = change.grants;
   return res;
+}
+
+/** A file attached by the owner: its entry and bytes (which carry the document's marker). */
+async function attachTo(doc: Doc): Promise<{ entry: { uuid: string } & Record<string, unknown>; bytes: Buffer }> {
+  const bytes = Buffer.concat([Buffer.from(doc.marker), randomBytes(64)]);
+  const res = await call('owner', 'POST', `${docPath(doc.id)}/attachment`, { body: bytes, contentType: 'application/octet-stream' });
+  assert.equal(res.status, 201, res.text);
+  return { entry: res.json(), bytes };
+}
+
+async function snapshotOf(doc: Doc): Promise<string> {
+  const res = await call('owner', 'POST', `${docPath(doc.id)}/snapshot`);
+  assert.equal(res.status, 201, res.text);
+  return res.json()['snapshot-id'];
 }
 
 /** The document as its owner sees it now (JSON), or undefined when it is gone. */
@@ -161,6 +201,12 @@ before(async () => {
     const id = /\/oscal\/v1\/jobs\/([^/?#]+)$/.exec(String(pending.headers.location))?.[1];
     assert.ok(id, `202 names the job in Location: ${pending.headers.location}`);
     jobs[vis] = { id, doc };
+  }
+
+  for (const vis of VIS) {
+    const doc = await createDoc('owner', vis, `files ${vis}`);
+    const { entry, bytes } = await attachTo(doc);
+    filed[vis] = { doc, resource: entry.uuid, bytes, snapshot: await snapshotOf(doc) };
   }
 
   // A token that expires soon, seen working first; the token tests check it later, once expired.
@@ -379,6 +425,119 @@ describe('the matrix: rendition job (GET /oscal/v1/jobs/{id}) of a large documen
   }
 });
 
+/** Reads of a document's attachments and snapshots: the path below the document, and what a 200 holds. */
+const FILE_READS: { op: Op; path: (f: Filed) => string; check: (res: ApiResponse, f: Filed) => void }[] = [
+  { op: 'attachment-list', path: () => '/attachment', check: (res, f) => assert.deepEqual(res.json()['attachment-list'].map((r: { 'resource-uuid': string }) => r['resource-uuid']), [f.resource]) },
+  { op: 'attachment-get', path: (f) => `/attachment/${f.resource}`, check: (res, f) => assert.ok(res.body.equals(f.bytes)) },
+  { op: 'resource-get', path: (f) => `/attachment/${f.resource}/resource`, check: (res, f) => assert.equal(res.json().uuid, f.resource) },
+  { op: 'snapshot-list', path: () => '/snapshot', check: (res, f) => assert.deepEqual(res.json()['catalog-snapshot-list'].map((e: { 'snapshot-id': string }) => e['snapshot-id']), [f.snapshot]) },
+  { op: 'snapshot-get', path: (f) => `/snapshot/${f.snapshot}`, check: (res, f) => assert.equal(res.json().catalog.metadata.title, f.doc.title) },
+];
+
+describe('the matrix: reads of attachments and snapshots', () => {
+  for (const { op, path, check } of FILE_READS) {
+    for (const vis of VIS) {
+      for (const who of WHO) {
+        const status = EXPECTED[op][who][col(vis)];
+        test(`${op} ${vis} document, ${who}: ${status}`, async () => {
+          const f = filed[vis];
+          const res = await call(who, 'GET', `${docPath(f.doc.id)}${path(f)}`);
+          if (status !== 200) {
+            assertErrorBody(res, status);
+            assertNoneOf(res, [f.resource, f.snapshot]);
+            assertConceals(res, fingerprints(f.doc), await call(who, 'GET', `${docPath(randomUUID())}${path(f)}`));
+            return;
+          }
+          assert.equal(res.status, 200, res.text);
+          check(res, f);
+        });
+      }
+    }
+  }
+});
+
+/**
+ * Changes of attachments and snapshots: what the owner sets up on a fresh document first, the
+ * request, and the state an admin then sees, changed or not.
+ */
+interface Setup {
+  resource?: { uuid: string } & Record<string, unknown>;
+  bytes?: Buffer;
+  snapshot?: string;
+}
+interface FileChange {
+  op: Op;
+  prepare: (doc: Doc) => Promise<Setup>;
+  request: (who: Who, s: Setup) => { method: string; path: string; body?: string | Buffer; contentType?: string };
+  changed: (doc: Doc, s: Setup) => Promise<boolean>;
+}
+
+const asAdmin = (path: string) => api(server.url, 'GET', path, { token: tokens.admin });
+const resourceCount = async (doc: Doc) => (await asAdmin(`${docPath(doc.id)}/attachment`)).json()['attachment-list'].length as number;
+const snapshotsOf = async (doc: Doc) => (await asAdmin(`${docPath(doc.id)}/snapshot`)).json()['catalog-snapshot-list'] as { description: string | null }[];
+
+const FILE_CHANGES: FileChange[] = [
+  {
+    op: 'attachment-post', prepare: async () => ({}),
+    request: (who) => ({ method: 'POST', path: '/attachment', body: `posted by ${who}`, contentType: 'text/plain' }),
+    changed: async (doc) => (await resourceCount(doc)) === 1,
+  },
+  {
+    op: 'attachment-put', prepare: async (doc) => { const a = await attachTo(doc); return { resource: a.entry, bytes: a.bytes }; },
+    request: (who, s) => ({ method: 'PUT', path: `/attachment/${s.resource!.uuid}`, body: `replaced by ${who}`, contentType: 'text/plain' }),
+    changed: async (doc, s) => !(await asAdmin(`${docPath(doc.id)}/attachment/${s.resource!.uuid}`)).body.equals(s.bytes!),
+  },
+  {
+    op: 'attachment-delete', prepare: async (doc) => ({ resource: (await attachTo(doc)).entry }),
+    request: (_who, s) => ({ method: 'DELETE', path: `/attachment/${s.resource!.uuid}` }),
+    changed: async (doc) => (await resourceCount(doc)) === 0,
+  },
+  {
+    op: 'resource-put', prepare: async (doc) => ({ resource: (await attachTo(doc)).entry }),
+    request: (who, s) => ({ method: 'PUT', path: `/attachment/${s.resource!.uuid}/resource`, body: JSON.stringify({ ...s.resource, title: `titled by ${who}` }), contentType: 'application/json' }),
+    changed: async (doc, s) => (await asAdmin(`${docPath(doc.id)}/attachment/${s.resource!.uuid}/resource`)).json().title !== s.resource!.title,
+  },
+  {
+    op: 'snapshot-post', prepare: async () => ({}),
+    request: () => ({ method: 'POST', path: '/snapshot' }),
+    changed: async (doc) => (await snapshotsOf(doc)).length === 1,
+  },
+  {
+    op: 'snapshot-put', prepare: async (doc) => ({ snapshot: await snapshotOf(doc) }),
+    request: (who, s) => ({ method: 'PUT', path: `/snapshot/${s.snapshot}`, body: JSON.stringify({ snapshot: { description: `described by ${who}` } }), contentType: 'application/json' }),
+    changed: async (doc) => (await snapshotsOf(doc))[0]!.description !== null,
+  },
+  {
+    op: 'snapshot-delete', prepare: async (doc) => ({ snapshot: await snapshotOf(doc) }),
+    request: (_who, s) => ({ method: 'DELETE', path: `/snapshot/${s.snapshot}` }),
+    changed: async (doc) => (await snapshotsOf(doc)).length === 0,
+  },
+];
+
+describe('the matrix: changes of attachments and snapshots, a fresh document per case', () => {
+  for (const { op, prepare, request, changed } of FILE_CHANGES) {
+    for (const vis of VIS) {
+      for (const who of WHO) {
+        const status = EXPECTED[op][who][col(vis)];
+        test(`${op} ${vis} document, ${who}: ${status}`, async () => {
+          const doc = await createDoc('owner', vis, `${op} ${vis} by ${who}`);
+          const set = await prepare(doc);
+          const { method, path, ...body } = request(who, set);
+          const res = await call(who, method, `${docPath(doc.id)}${path}`, body);
+          if (status < 300) {
+            assert.equal(res.status, status, res.text);
+            assert.ok(await changed(doc, set), `${op} by ${who} took effect`);
+            return;
+          }
+          assertErrorBody(res, status);
+          if (!LISTED[who][col(vis)]) assertConceals(res, fingerprints(doc), await call(who, method, `${docPath(randomUUID())}${path}`, body));
+          assert.equal(await changed(doc, set), false, 'a refused change changes nothing');
+        });
+      }
+    }
+  }
+});
+
 describe('an unknown token is refused with 401 on every endpoint, public content included', () => {
   const unknown = `odt_${randomBytes(32).toString('base64url')}`;
   const cases: { name: string; method: string; path: () => string; body?: () => string; contentType?: string; accept?: string }[] = [
@@ -392,6 +551,13 @@ describe('an unknown token is refused with 401 on every endpoint, public content
     { name: 'access-get', method: 'GET', path: () => `${docPath(publicDoc.id)}/access` },
     { name: 'access-put', method: 'PUT', path: () => `${docPath(publicDoc.id)}/access`, body: () => '{"visibility":"private"}', contentType: 'application/json' },
     { name: 'job-get', method: 'GET', path: () => `/oscal/v1/jobs/${jobs.public.id}` },
+    { name: 'attachment-list', method: 'GET', path: () => `${docPath(filed.public.doc.id)}/attachment` },
+    { name: 'attachment-get', method: 'GET', path: () => `${docPath(filed.public.doc.id)}/attachment/${filed.public.resource}` },
+    { name: 'attachment-post', method: 'POST', path: () => `${docPath(filed.public.doc.id)}/attachment`, body: () => 'unknown token', contentType: 'text/plain' },
+    { name: 'attachment-delete', method: 'DELETE', path: () => `${docPath(filed.public.doc.id)}/attachment/${filed.public.resource}` },
+    { name: 'snapshot-list', method: 'GET', path: () => `${docPath(filed.public.doc.id)}/snapshot` },
+    { name: 'snapshot-post', method: 'POST', path: () => `${docPath(filed.public.doc.id)}/snapshot` },
+    { name: 'snapshot-delete', method: 'DELETE', path: () => `${docPath(filed.public.doc.id)}/snapshot/${filed.public.snapshot}` },
   ];
   for (const c of cases) {
     test(`${c.name}: 401`, async () => {
@@ -405,6 +571,8 @@ describe('an unknown token is refused with 401 on every endpoint, public content
   test('nothing was changed by those requests', async () => {
     assert.equal((await current(publicDoc))?.title, publicDoc.title);
     assert.equal((await accessOf(publicDoc)).visibility, 'public');
+    assert.equal(await resourceCount(filed.public.doc), 1);
+    assert.equal((await snapshotsOf(filed.public.doc)).length, 1);
   });
 });
 
@@ -460,6 +628,41 @@ describe('grants', () => {
     const grantItself = await call('reader', 'PUT', `${docPath(doc.id)}/access`, { body: '{"visibility":"public"}', contentType: 'application/json' });
     assertErrorBody(grantItself, 403);
     assert.equal((await accessOf(doc)).visibility, 'private');
+  });
+
+  test('a read grant lets a reader read the attachments and snapshots of a private document; changing them is 403', async () => {
+    const doc = await createDoc('owner', 'private', 'read grant on files');
+    const { entry, bytes } = await attachTo(doc);
+    const snapshot = await snapshotOf(doc);
+    await setAccess('owner', doc, { grants: [{ principal: `user:${NAME.reader}`, permission: 'read' }] });
+    const file = await call('reader', 'GET', `${docPath(doc.id)}/attachment/${entry.uuid}`);
+    assert.equal(file.status, 200, file.text);
+    assert.ok(file.body.equals(bytes));
+    assert.equal((await call('reader', 'GET', `${docPath(doc.id)}/snapshot/${snapshot}`)).status, 200);
+    assertErrorBody(await call('reader', 'POST', `${docPath(doc.id)}/attachment`, { body: 'x', contentType: 'text/plain' }), 403);
+    assertErrorBody(await call('reader', 'DELETE', `${docPath(doc.id)}/attachment/${entry.uuid}`), 403);
+    assertErrorBody(await call('reader', 'POST', `${docPath(doc.id)}/snapshot`), 403);
+    assertErrorBody(await call('reader', 'PUT', `${docPath(doc.id)}/snapshot/${snapshot}`, { body: '{"snapshot": {"labels": ["x"]}}', contentType: 'application/json' }), 403);
+    assert.equal(await resourceCount(doc), 1);
+    assert.deepEqual((await snapshotsOf(doc)).map((e) => e.description), [null]);
+  });
+
+  test('a write grant allows attachment and snapshot changes, but not deleting a snapshot (403)', async () => {
+    const doc = await createDoc('owner', 'private', 'write grant on files');
+    await setAccess('owner', doc, { grants: [{ principal: `user:${NAME.reader}`, permission: 'write' }] });
+    const posted = await call('reader', 'POST', `${docPath(doc.id)}/attachment`, { body: 'by the grantee', contentType: 'text/plain' });
+    assert.equal(posted.status, 201, posted.text);
+    const resource = posted.json().uuid;
+    assert.equal((await call('reader', 'PUT', `${docPath(doc.id)}/attachment/${resource}`, { body: 'again', contentType: 'text/plain' })).status, 204);
+    const made = await call('reader', 'POST', `${docPath(doc.id)}/snapshot`);
+    assert.equal(made.status, 201, made.text);
+    const snapshot = made.json()['snapshot-id'];
+    const described = await call('reader', 'PUT', `${docPath(doc.id)}/snapshot/${snapshot}`, { body: '{"snapshot": {"description": "by the grantee"}}', contentType: 'application/json' });
+    assert.equal(described.status, 200, described.text);
+    assertErrorBody(await call('reader', 'DELETE', `${docPath(doc.id)}/snapshot/${snapshot}`), 403, /owner or an admin/);
+    assert.deepEqual((await snapshotsOf(doc)).map((e) => e.description), ['by the grantee']);
+    assert.equal((await call('reader', 'DELETE', `${docPath(doc.id)}/attachment/${resource}`)).status, 204);
+    assert.equal(await resourceCount(doc), 0);
   });
 
   test('a grant to group:<name> is not a grant to user:<name>', async () => {

@@ -51,6 +51,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestTimeout: 120_000,
     connectionTimeout: 120_000,
     return503OnClosing: true,
+    // A path that is not valid percent-encoding never reaches a route; it gets D3's body too.
+    frameworkErrors: (error, request, reply) => (error.code === 'FST_ERR_BAD_URL'
+      ? sendError(reply, 400, 'malformed', 'the URL path is not valid percent-encoded UTF-8')
+      : errorHandler(error, request, reply)),
   });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) => sendError(reply, 404, 'not-found', `no route ${request.method} ${request.url.split('?')[0]}`));

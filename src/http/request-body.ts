@@ -13,9 +13,14 @@ export async function fileField(request: FastifyRequest, limit: number): Promise
     // Every file part is read to its end (the parser waits for that), but only "file" is kept.
     const bytes = await part.toBuffer();
     if (part.file.truncated || bytes.length > limit) throw new ServiceError(413, 'too-large', 'the file is larger than this server accepts');
-    if (part.fieldname === 'file') file = { bytes, filename: part.filename, mediaType: part.mimetype };
+    if (part.fieldname === 'file') file = { bytes, filename: formFilename(part.filename), mediaType: part.mimetype };
   }
   return file;
+}
+
+/** Form encoders (browsers, curl, fetch's FormData) send `"`, CR and LF of a file name as %22, %0D, %0A. */
+function formFilename(name: string): string {
+  return name.replace(/%(22|0D|0A)/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 export const MULTIPART_LIMITS = { files: 1, fields: 10, parts: 20, headerPairs: 100, fieldSize: 64 * 1024 };

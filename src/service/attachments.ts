@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Identity } from '../auth/identity.js';
 import type { ParsedDocument } from '../oscal/formats/index.js';
+import { markupToMarkdown } from '../oscal/markup/index.js';
 import { StoreConflictError, type AttachmentInput, type Store } from '../store/types.js';
 import { fileBlob, gunzip, sha256 } from './blobs.js';
 import { readRevision } from './content.js';
@@ -11,6 +13,7 @@ import { resourcesOf, type Resource } from './fields.js';
 /** A file as a client sent it. */
 export interface IncomingFile {
   bytes: Buffer;
+  /** The Content-Type to serve it with: a media type and any parameters (charset…). */
   mediaType: string;
   filename?: string;
 }
@@ -24,8 +27,11 @@ export interface OutgoingFile {
   filename: string;
 }
 
-/** Read-modify-write of a document loses to a concurrent write at most this often in a row. */
-const ATTEMPTS = 5;
+/**
+ * Read-modify-write of a document loses to a write of another process at most this often in a
+ * row; writes through this process wait their turn instead.
+ */
+const ATTEMPTS = 8;
 
 /** Strips what may not travel in a file name: paths, control characters; keeps any script. */
 export function cleanFilename(name: string | undefined): string | undefined {
@@ -35,12 +41,20 @@ export function cleanFilename(name: string | undefined): string | undefined {
   return base === '' || base === '.' || base === '..' ? undefined : base;
 }
 
+/** A file name as the text of a markup-line title: Markdown syntax in it is escaped, not applied. */
+function titleOf(filename: string): string {
+  return markupToMarkdown([filename], false);
+}
+
 /**
  * Attachments (generic-interface 4.3, D9): the file behind a back-matter resource, kept in the
  * store by hash, with the resource entry in the content kept in step. Each change is a new
  * revision of the document.
  */
 export class AttachmentService {
+  /** The tail of each document's queue of attachment changes in this process. */
+  private readonly turns = new Map<string, Promise<unknown>>();
+
   constructor(private readonly store: Store, private readonly documents: DocumentService, private readonly publicUrl: string) {}
 
   hrefOf(model: string, id: string, resourceUuid: string): string {
@@ -92,7 +106,7 @@ export class AttachmentService {
     const resourceUuid = randomUUID();
     const filename = cleanFilename(file.filename) ?? resourceUuid;
     return this.change(identity, model, id, 'attachment.create', resourceUuid, file, (content, blobHash) => {
-      const entry: Resource = { uuid: resourceUuid, title: filename, rlinks: [this.rlink(model, id, resourceUuid, file.mediaType, blobHash)] };
+      const entry: Resource = { uuid: resourceUuid, title: titleOf(filename), rlinks: [this.rlink(model, id, resourceUuid, file.mediaType, blobHash)] };
       const root = content.content[model] as Record<string, unknown>;
       const backMatter = (root['back-matter'] ??= {}) as { resources?: Resource[] };
       (backMatter.resources ??= []).push(entry);
@@ -101,13 +115,18 @@ export class AttachmentService {
   }
 
   /** PUT: the file replaced; base64 removed, the rlink set (rule 3). */
-  async replace(identity: Identity, model: string, id: string, resourceUuid: string, file: IncomingFile): Promise<void> {
+  async replace(identity: Identity, model: string, id: string, resourceUuid: string, incoming: IncomingFile): Promise<void> {
+    // A file sent without a name keeps the one it replaces.
+    const earlier = incoming.filename === undefined ? (await this.store.getAttachment(id, resourceUuid))?.filename : undefined;
+    const file = earlier === undefined ? { ...incoming } : { ...incoming, filename: earlier };
     await this.change(identity, model, id, 'attachment.replace', resourceUuid, file, (content, blobHash) => {
       const entry = findResource(content, resourceUuid);
+      const base64 = entry.base64 as { filename?: unknown } | undefined;
+      if (file.filename === undefined && typeof base64?.filename === 'string') file.filename = base64.filename;
       delete entry.base64;
       const others = (Array.isArray(entry.rlinks) ? (entry.rlinks as { href?: unknown }[]) : []).filter((r) => !this.pointsHere(r.href, model, id, resourceUuid));
       entry.rlinks = [this.rlink(model, id, resourceUuid, file.mediaType, blobHash), ...others];
-      entry.title ??= cleanFilename(file.filename) ?? resourceUuid;
+      entry.title ??= titleOf(cleanFilename(file.filename) ?? resourceUuid);
       return entry;
     });
   }
@@ -137,19 +156,19 @@ export class AttachmentService {
     }
     if (typeof supplied !== 'object' || supplied === null || Array.isArray(supplied)) throw new ServiceError(400, 'bad-request', 'the body must be one back-matter resource object');
     const uuid = (supplied as { uuid?: unknown }).uuid;
-    if (typeof uuid !== 'string' || uuid.toLowerCase() !== resourceUuid) {
-      throw new ServiceError(409, 'conflict', `the entry's uuid ${JSON.stringify(uuid)} differs from the resource uuid in the path (${resourceUuid}); a resource keeps its uuid`);
-    }
     await this.change(identity, model, id, 'resource.replace', resourceUuid, undefined, (content) => {
       const resources = resourcesOf(content);
       const entry = findResource(content, resourceUuid);
+      if (typeof uuid !== 'string' || uuid.toLowerCase() !== resourceUuid) {
+        throw new ServiceError(409, 'conflict', `the entry's uuid ${JSON.stringify(uuid)} differs from the resource uuid in the path (${resourceUuid}); a resource keeps its uuid`);
+      }
       resources[resources.indexOf(entry)] = supplied as Resource;
       return entry;
     });
   }
 
   private rlink(model: string, id: string, resourceUuid: string, mediaType: string, hash: string) {
-    return { href: this.hrefOf(model, id, resourceUuid), 'media-type': mediaType, hashes: [{ algorithm: 'SHA-256', value: hash }] };
+    return { href: this.hrefOf(model, id, resourceUuid), 'media-type': mediaType.split(';')[0]!.trim(), hashes: [{ algorithm: 'SHA-256', value: hash }] };
   }
 
   /**
@@ -160,28 +179,47 @@ export class AttachmentService {
     edit: (content: ParsedDocument, blobHash: string) => Resource): Promise<Resource> {
     if (identity.kind === 'anonymous') throw unauthenticated();
     const blob = file && fileBlob(file.bytes);
-    for (let attempt = 1; ; attempt++) {
-      const { doc, rights } = await this.documents.readable(identity, model, id);
-      if (!rights.write) throw forbidden('change its attachments');
-      if (doc.legalHold && (action === 'attachment.delete' || action === 'attachment.replace')) {
-        throw new ServiceError(409, 'legal-hold', 'the document is under a legal hold: its attachment files cannot be deleted or replaced');
+    return this.inTurn(id, async () => {
+      for (let attempt = 1; ; attempt++) {
+        const { doc, rights } = await this.documents.readable(identity, model, id);
+        if (!rights.write) throw forbidden('change its attachments');
+        if (doc.legalHold && (action === 'attachment.delete' || action === 'attachment.replace')) {
+          throw new ServiceError(409, 'legal-hold', 'the document is under a legal hold: its attachment files cannot be deleted or replaced');
+        }
+        const content = await readRevision(this.store, id, doc.revision);
+        const entry = edit(content, blob?.hash ?? '');
+        const text = JSON.stringify(content.content, null, 2) + '\n';
+        const checked = readContent(Buffer.from(text), 'application/json', model);
+        const attachments: AttachmentInput[] = file && blob ? [{ resourceUuid, blob, mediaType: file.mediaType, filename: cleanFilename(file.filename) ?? resourceUuid }] : [];
+        try {
+          await this.documents.storeRevision(identity as Identity & { kind: 'user' }, id, checked.doc, Buffer.from(text), 'json', {
+            action, detail: { resource: resourceUuid, ...(blob ? { sha256: blob.hash, size: blob.size } : {}) }, attachments, ifRevision: doc.revision,
+          });
+          return entry;
+        } catch (e) {
+          if (e instanceof StoreConflictError && e.reason === 'stale' && attempt < ATTEMPTS) {
+            // Apart, at random, so that writers in several processes stop meeting each other.
+            await sleep(Math.random() * 10 * 2 ** attempt);
+            continue;
+          }
+          if (e instanceof StoreConflictError && e.reason === 'stale') throw new ServiceError(409, 'conflict', 'the document kept changing while the attachment was stored; try again');
+          if (e instanceof StoreConflictError && e.reason === 'not-found') throw notFound();
+          throw e;
+        }
       }
-      const content = await readRevision(this.store, id, doc.revision);
-      const entry = edit(content, blob?.hash ?? '');
-      const text = JSON.stringify(content.content, null, 2) + '\n';
-      const checked = readContent(Buffer.from(text), 'application/json', model);
-      const attachments: AttachmentInput[] = file && blob ? [{ resourceUuid, blob, mediaType: file.mediaType, filename: cleanFilename(file.filename) ?? resourceUuid }] : [];
-      try {
-        await this.documents.storeRevision(identity as Identity & { kind: 'user' }, id, checked.doc, Buffer.from(text), 'json', {
-          action, detail: { resource: resourceUuid, ...(blob ? { sha256: blob.hash, size: blob.size } : {}) }, attachments, ifRevision: doc.revision,
-        });
-        return entry;
-      } catch (e) {
-        if (e instanceof StoreConflictError && e.reason === 'stale' && attempt < ATTEMPTS) continue;
-        if (e instanceof StoreConflictError && e.reason === 'stale') throw new ServiceError(409, 'conflict', 'the document kept changing while the attachment was stored; try again');
-        if (e instanceof StoreConflictError && e.reason === 'not-found') throw notFound();
-        throw e;
-      }
+    });
+  }
+
+  /** Runs changes of one document's attachments one after another within this process. */
+  private async inTurn<T>(id: string, work: () => Promise<T>): Promise<T> {
+    const before = this.turns.get(id) ?? Promise.resolve();
+    const run = before.then(work);
+    const tail = run.catch(() => undefined);
+    this.turns.set(id, tail);
+    try {
+      return await run;
+    } finally {
+      if (this.turns.get(id) === tail) this.turns.delete(id);
     }
   }
 }

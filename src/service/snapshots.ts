@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Identity } from '../auth/identity.js';
 import type { ParsedDocument } from '../oscal/formats/index.js';
+import { markupToMarkdown } from '../oscal/markup/index.js';
 import { StoreConflictError, type SnapshotKind, type SnapshotNotes, type SnapshotRecord, type Store } from '../store/types.js';
 import { blobOf } from './blobs.js';
 import { readRevision, readStored } from './content.js';
@@ -79,7 +80,8 @@ function withSnapshotProps(doc: ParsedDocument, created: string, notes: Snapshot
   const own: Prop[] = [{ name: 'snapshot-created', ns: SNAPSHOT_NS, value: created }];
   for (const t of notes.types) own.push({ name: 'snapshot-type', ns: SNAPSHOT_NS, value: t });
   for (const l of notes.labels) own.push({ name: 'snapshot-label', ns: SNAPSHOT_NS, value: l });
-  if (notes.description !== undefined) own.push({ name: 'snapshot-description', ns: SNAPSHOT_NS, value: 'na', remarks: notes.description });
+  // The description is plain text; remarks are Markdown, so its Markdown characters are escaped.
+  if (notes.description !== undefined) own.push({ name: 'snapshot-description', ns: SNAPSHOT_NS, value: 'na', remarks: markupToMarkdown([{ name: 'p', attrs: {}, children: [notes.description] }], true) });
   metadata.props = [...kept, ...own];
   return doc;
 }

@@ -36,14 +36,19 @@ export function api(base: string, method: string, path: string, options: ApiRequ
       req.destroy();
       reject(new NoAnswer(`${method} ${path}: no answer within ${options.timeoutMs} ms`));
     }, options.timeoutMs);
-    const req = httpRequest(`${base}${path}`, { method, headers, agent: false }, (res) => {
+    // The path goes on the wire as written: no dot segments resolved, no escapes normalised.
+    const target = new URL(base);
+    const prefix = `${target.pathname === '/' ? '' : target.pathname}${target.search}`;
+    const req = httpRequest({ hostname: target.hostname, port: target.port, path: `${prefix}${path}` || '/', method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         clearTimeout(timer);
         const bytes = Buffer.concat(chunks);
-        const text = bytes.toString('utf8');
-        resolve({ status: res.statusCode!, headers: res.headers, body: bytes, text, json: () => JSON.parse(text) });
+        // Decoded on first use: a large binary body is never read as text.
+        let text: string | undefined;
+        const textOf = () => (text ??= bytes.toString('utf8'));
+        resolve({ status: res.statusCode!, headers: res.headers, body: bytes, get text() { return textOf(); }, json: () => JSON.parse(textOf()) });
       });
       res.on('error', reject);
     });

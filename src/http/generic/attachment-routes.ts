@@ -1,9 +1,10 @@
 import multipart from '@fastify/multipart';
 import * as contentDisposition from 'content-disposition';
 import contentType from 'content-type';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { plainBytes, type AttachmentService, type IncomingFile } from '../../service/attachments.js';
 import { ServiceError } from '../../service/errors.js';
+import { errorHandler, sendError } from '../errors.js';
 import { bodyOf, fileField, MULTIPART_LIMITS } from '../request-body.js';
 import { accepts } from '../send-rendition.js';
 import { MODELS } from './models.js';
@@ -16,13 +17,13 @@ const params = {
 
 type Params = { model: string; id: string; resource: string };
 
-/** The file of a raw body (D9): its Content-Type, its name from Content-Disposition. */
+/** The file of a raw body (D9): its Content-Type, parameters kept; its name from Content-Disposition. */
 function rawFile(request: FastifyRequest): IncomingFile {
   const header = request.headers['content-type'];
   let mediaType = 'application/octet-stream';
   if (header) {
     try {
-      mediaType = contentType.parse(header).type;
+      mediaType = contentType.format(contentType.parse(header));
     } catch {
       throw new ServiceError(400, 'bad-request', `Content-Type ${JSON.stringify(header)} is not a media type`);
     }
@@ -59,6 +60,10 @@ async function incomingFile(request: FastifyRequest, limit: number): Promise<Inc
  */
 export async function attachmentRoutes(app: FastifyInstance, deps: { attachments: AttachmentService; base: string; maxAttachment: number }): Promise<void> {
   const { attachments } = deps;
+  // Any media type is a file's own; one fastify cannot even parse is a malformed header.
+  app.setErrorHandler((error: FastifyError, request, reply) => (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' && request.headers['content-type']
+    ? sendError(reply, 400, 'bad-request', `Content-Type ${JSON.stringify(request.headers['content-type'])} is not a media type; send e.g. application/pdf`)
+    : errorHandler(error, request, reply)));
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: deps.maxAttachment }, (_request, body, done) => done(null, body));
   await app.register(multipart, { limits: { fileSize: deps.maxAttachment, ...MULTIPART_LIMITS } });
