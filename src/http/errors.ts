@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ServiceError, type ErrorDetail } from '../service/errors.js';
+import { MAX_ERROR_DETAILS, ServiceError, type ErrorDetail } from '../service/errors.js';
 
 /** The one error body of both interfaces (D3). */
 export interface ErrorBody {
@@ -9,8 +9,16 @@ export interface ErrorBody {
   errors?: ErrorDetail[];
 }
 
+/** Messages and pointers may quote the input: a 100 MB property name must not come back thrice. */
+const MAX_TEXT = 1000;
+
+function clip(text: string): string {
+  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text;
+}
+
 export function errorBody(status: number, code: string, message: string, errors?: ErrorDetail[]): ErrorBody {
-  return { 'status-code': status, code, message, ...(errors?.length ? { errors } : {}) };
+  const details = errors?.slice(0, MAX_ERROR_DETAILS).map((e) => ({ ...e, path: clip(e.path), message: clip(e.message) }));
+  return { 'status-code': status, code, message: clip(message), ...(details?.length ? { errors: details } : {}) };
 }
 
 const FASTIFY_ERRORS: Record<string, { status: number; code: string; message: (e: FastifyError) => string }> = {

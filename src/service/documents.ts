@@ -7,7 +7,7 @@ import { validateDocument, type ValidationIssue } from '../oscal/validate/index.
 import { locateIssues } from '../oscal/validate/locate.js';
 import { StoreConflictError, type AccessRecord, type DocumentRecord, type Grant, type ListQuery, type SortKey, type Store, type Visibility } from '../store/types.js';
 import { blobOf } from './blobs.js';
-import { ServiceError, forbidden, notFound, unauthenticated, type ErrorDetail } from './errors.js';
+import { MAX_ERROR_DETAILS, ServiceError, forbidden, notFound, unauthenticated, type ErrorDetail } from './errors.js';
 import { fieldsOf } from './fields.js';
 import { formatOfContentType } from './media-types.js';
 import { canonicalJson, planRenditions } from './renditions.js';
@@ -54,7 +54,8 @@ export function readContent(body: Buffer, contentType: string | undefined, model
   }
   const issues: ValidationIssue[] = validateDocument(doc, model === undefined ? {} : { expectedModel: model });
   if (issues.length) {
-    locateIssues(text, format, issues);
+    // Only the issues the error body will carry are worth locating.
+    locateIssues(text, format, issues.slice(0, MAX_ERROR_DETAILS));
     const first = issues[0]!;
     const message = first.code === 'unexpected-model'
       ? `this endpoint takes ${model} documents, but the body is a ${doc.model}`

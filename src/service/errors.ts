@@ -6,6 +6,9 @@ export interface ErrorDetail {
   column?: number;
 }
 
+/** An error body lists at most this many details (the message says how many there were). */
+export const MAX_ERROR_DETAILS = 100;
+
 /** A use case's refusal, carrying the HTTP status D3 assigns to it and a stable code. */
 export class ServiceError extends Error {
   constructor(
