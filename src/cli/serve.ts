@@ -26,7 +26,7 @@ interface ServeOptions extends SignInOptions {
 /** On first start in local mode an admin token is written where only this user can read it (D6). */
 async function ensureAdminToken(store: Store, dataDir: string, log: (message: string) => void): Promise<void> {
   if ((await store.countTokens()) > 0) return;
-  const { token } = await createToken(store, 'admin', 'admin');
+  const { token } = await createToken(store, { user: 'admin', role: 'admin', actor: 'server' });
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'admin-token');
   writeFileSync(file, token + '\n', { mode: 0o600 });

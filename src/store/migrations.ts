@@ -116,6 +116,12 @@ function schemaV1(dialect: Dialect): string {
     `;
 }
 
+const AUDIT_INDEXES = `
+      CREATE INDEX audit_by_actor ON audit_log (actor, id);
+      CREATE INDEX audit_by_document ON audit_log (document_id, id);
+      CREATE INDEX audit_by_action ON audit_log (action, id);
+      CREATE INDEX audit_by_time ON audit_log (at);`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -163,5 +169,11 @@ export const MIGRATIONS: readonly Migration[] = [
           CREATE INDEX documents_title_trigram ON documents USING gin (title_lower gin_trgm_ops);
         END IF;
       END $$;`,
+  },
+  {
+    version: 5,
+    description: 'indexes for listing the audit log by actor, document, action and time',
+    sqlite: AUDIT_INDEXES,
+    postgres: AUDIT_INDEXES,
   },
 ];
