@@ -12,7 +12,8 @@ import { fieldsOf } from './fields.js';
 import { formatOfContentType } from './media-types.js';
 import { canonicalJson, planRenditions } from './renditions.js';
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** The byte order mark is left in the text: parseOscal takes one away, and only one. */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /** Codes of reader errors meaning the bytes are not the declared format at all (400, D3). */
 const SYNTAX_ERRORS = new Set(['malformed', 'forbidden-construct']);
 
@@ -52,17 +53,28 @@ export function readContent(body: Buffer, contentType: string | undefined, model
     if (SYNTAX_ERRORS.has(e.code)) throw new ServiceError(400, e.code, `the body is not well-formed ${format.toUpperCase()}: ${e.message}`, [detail(e)]);
     throw new ServiceError(422, 'invalid-oscal', `the body is not valid OSCAL: ${e.message}`, [detail(e)]);
   }
-  const issues: ValidationIssue[] = validateDocument(doc, model === undefined ? {} : { expectedModel: model });
+  // The error body carries MAX_ERROR_DETAILS issues; one more tells that there were more.
+  const issues: ValidationIssue[] = validateDocument(doc, { maxIssues: MAX_ERROR_DETAILS + 1, ...(model === undefined ? {} : { expectedModel: model }) });
   if (issues.length) {
-    // Only the issues the error body will carry are worth locating.
     locateIssues(text, format, issues.slice(0, MAX_ERROR_DETAILS));
     const first = issues[0]!;
+    const count = issues.length > MAX_ERROR_DETAILS ? `more than ${MAX_ERROR_DETAILS} problems` : `${issues.length} problem${issues.length > 1 ? 's' : ''}`;
     const message = first.code === 'unexpected-model'
       ? `this endpoint takes ${model} documents, but the body is a ${doc.model}`
-      : `the ${doc.model} is not valid OSCAL ${doc.version}: ${issues.length} problem${issues.length > 1 ? 's' : ''}, the first: ${first.message}`;
+      : `the ${doc.model} is not valid OSCAL ${doc.version}: ${count}, the first: ${first.message}`;
     throw new ServiceError(422, first.code === 'unexpected-model' ? 'wrong-model' : 'invalid-oscal', message, issues.map(detail));
   }
   return { doc, text, format };
+}
+
+/** Markdown that has no OSCAL markup equivalent shows when the XML form is made: the content is not valid OSCAL. */
+function inlineRenditions(...plan: Parameters<typeof planRenditions>): ReturnType<typeof planRenditions> {
+  try {
+    return planRenditions(...plan);
+  } catch (e) {
+    if (e instanceof OscalError) throw new ServiceError(422, 'invalid-oscal', `the ${plan[0].model} is not valid OSCAL: ${e.message}`, [detail(e)]);
+    throw e;
+  }
 }
 
 function metadataOf(doc: ParsedDocument): Record<string, unknown> {
@@ -92,7 +104,7 @@ export class DocumentService {
       originalFormat: format,
       author: identity.name,
       fields: fieldsOf(doc.content, doc.model),
-      ...planRenditions(doc, canonical, canonicalBlob, this.settings.inlineRenditionLimit),
+      ...inlineRenditions(doc, canonical, canonicalBlob, this.settings.inlineRenditionLimit),
     };
   }
 
