@@ -16,6 +16,8 @@ export class ServiceError extends Error {
     readonly code: string,
     message: string,
     readonly errors?: ErrorDetail[],
+    /** Response headers the refusal calls for, such as Retry-After. */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = 'ServiceError';

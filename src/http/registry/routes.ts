@@ -5,6 +5,7 @@ import { ServiceError } from '../../service/errors.js';
 import type { RegistryService } from '../../service/registry.js';
 import type { RenditionWorkers } from '../../service/rendition-workers.js';
 import type { DocumentRecord, RevisionRecord, Store } from '../../store/types.js';
+import { malformedForm } from '../errors.js';
 import { LIST_QUERYSTRING, listPage, type ListQuerystring } from '../list-page.js';
 import { sendStored } from '../send-rendition.js';
 
@@ -111,12 +112,16 @@ export async function uploadRoute(scope: FastifyInstance, deps: RegistryDeps): P
 
 async function fileField(request: FastifyRequest, limit: number): Promise<Buffer | undefined> {
   let file: Buffer | undefined;
-  for await (const part of request.parts()) {
-    if (part.type !== 'file') continue;
-    // Every file part is read to its end (the parser waits for that), but only "file" is kept.
-    const bytes = await part.toBuffer();
-    if (part.file.truncated || bytes.length > limit) throw new ServiceError(413, 'too-large', 'the file is larger than this server accepts');
-    if (part.fieldname === 'file') file = bytes;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type !== 'file') continue;
+      // Every file part is read to its end (the parser waits for that), but only "file" is kept.
+      const bytes = await part.toBuffer();
+      if (part.file.truncated || bytes.length > limit) throw new ServiceError(413, 'too-large', 'the file is larger than this server accepts');
+      if (part.fieldname === 'file') file = bytes;
+    }
+  } catch (e) {
+    throw malformedForm(e);
   }
   return file;
 }
