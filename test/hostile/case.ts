@@ -26,8 +26,11 @@ export interface RawCase {
   chunks: readonly (string | Buffer)[];
   /** Pause between chunks (trickling). */
   gapMs?: number;
-  /** Half-close after the last chunk; otherwise the client keeps the connection open and silent. */
-  end?: boolean;
+  /**
+   * Half-close after the last chunk. Otherwise the client, once done writing, waits for the
+   * answer: until the server closes, or has answered and then been quiet for a moment.
+   */
+  halfClose?: boolean;
   /** What the first response on the connection must be; any later one must be a 4xx as well. */
   expect: readonly number[];
   /** The server may instead close the connection without a word (abuse of the protocol itself). */
