@@ -22,9 +22,9 @@ import { errorHandler, frameworkErrors, sendError } from './errors.js';
 import { genericRoutes } from './generic/routes.js';
 import { opsRoutes } from './ops.js';
 import { registryRoutes, uploadRoute } from './registry/routes.js';
+import { requestGuards } from './request-guards.js';
 import { securityHeaders } from './security-headers.js';
 import { serverFactory, type Timeouts, type TlsFiles } from './server-factory.js';
-import { requestGuards } from './request-guards.js';
 
 export interface AppOptions {
   store: Store;
