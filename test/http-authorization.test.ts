@@ -181,7 +181,8 @@ async function assertListFor(who: Who): Promise<Set<string>> {
 
 before(async () => {
   // --workers 0: renditions of large documents stay queued, so the job resource is stable.
-  server = await TestServer.start({ args: ['--workers', '0', '--token-cache', String(TOKEN_CACHE_SECONDS)] });
+  // This suite presents many refused credentials on purpose; the limit on them is tested apart.
+  server = await TestServer.start({ args: ['--workers', '0', '--token-cache', String(TOKEN_CACHE_SECONDS), '--auth-failure-limit', '0'] });
   tokens.admin = server.adminToken();
   const [reader, writer, otherOwner, owner] = await Promise.all([
     makeToken(server.dataDir, NAME.reader, 'reader'),

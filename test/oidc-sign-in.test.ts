@@ -44,7 +44,8 @@ before(async () => {
   signingKey = await rsaSigningKey(KID);
   provider = await TestProvider.listen({ signingKey, users: USERS, resources: [API, OTHER_API], clients: [WEB, ROBOT] });
   // The server discovers the provider on first need, so it may start before the provider serves.
-  depotArgs = ['--oidc-issuer', provider.issuer, '--oidc-client-id', WEB.id, '--oidc-audience', API, '--oidc-scopes', 'openid profile roles groups'];
+  // Many refused tokens and cookies on purpose; the limit on them is tested apart.
+  depotArgs = ['--oidc-issuer', provider.issuer, '--oidc-client-id', WEB.id, '--oidc-audience', API, '--oidc-scopes', 'openid profile roles groups', '--auth-failure-limit', '0'];
   depot = await TestServer.start({ args: depotArgs, env: depotEnv });
   await provider.serve([`${depot.url}/auth/callback`]);
 });

@@ -873,9 +873,10 @@ function conformance(backend: string, open: () => Promise<Store>, cleanup: () =>
 
       const now = new Date();
       const iso = (ms: number) => new Date(now.getTime() + ms).toISOString();
-      await store.createToken({ id: 'tok-alice', userId: alice.id, hash: 'h-alice', role: 'reader' });
-      await store.createToken({ id: 'tok-bob', userId: bobs[0]!.id, hash: 'h-bob', role: 'admin', expiresAt: iso(3_600_000) });
-      await store.createToken({ id: 'tok-carol', userId: carol.id, hash: 'h-carol', role: 'writer', expiresAt: iso(-1000) });
+      const tokenAudit = (token: string) => ({ actor: 'cli:root', action: 'token.create', detail: { token } });
+      await store.createToken({ id: 'tok-alice', userId: alice.id, hash: 'h-alice', role: 'reader' }, tokenAudit('tok-alice'));
+      await store.createToken({ id: 'tok-bob', userId: bobs[0]!.id, hash: 'h-bob', role: 'admin', expiresAt: iso(3_600_000) }, tokenAudit('tok-bob'));
+      await store.createToken({ id: 'tok-carol', userId: carol.id, hash: 'h-carol', role: 'writer', expiresAt: iso(-1000) }, tokenAudit('tok-carol'));
       const t2 = Date.now();
       assert.equal(await store.countTokens(), 3);
 
@@ -897,9 +898,16 @@ function conformance(backend: string, open: () => Promise<Store>, cleanup: () =>
       await store.findToken('h-alice', iso(90_000));
       assert.equal(await touched('tok-alice'), iso(90_000));
 
-      assert.equal(await store.revokeToken('tok-alice'), true);
-      assert.equal(await store.revokeToken('tok-alice'), false);
-      assert.equal(await store.revokeToken('tok-nobody'), false);
+      const revokeAudit = (token: string) => ({ actor: 'cli:root', action: 'token.revoke', detail: { token } });
+      assert.equal(await store.revokeToken('tok-alice', revokeAudit('tok-alice')), true);
+      assert.equal(await store.revokeToken('tok-alice', revokeAudit('tok-alice')), false);
+      assert.equal(await store.revokeToken('tok-nobody', revokeAudit('tok-nobody')), false);
+      assert.deepEqual((await store.listAudit(10)).map((e) => [e.action, e.detail]), [
+        ['token.revoke', { token: 'tok-alice' }],
+        ['token.create', { token: 'tok-carol' }],
+        ['token.create', { token: 'tok-bob' }],
+        ['token.create', { token: 'tok-alice' }],
+      ], 'each token made and each revocation is audited; a revocation that changed nothing is not');
       assert.equal(await store.findToken('h-alice', iso(100_000)), undefined, 'revoked');
       assert.equal((await store.findToken('h-bob', iso(100_000)))?.id, 'tok-bob', 'revoking one token leaves the others');
 
@@ -1043,6 +1051,32 @@ function conformance(backend: string, open: () => Promise<Store>, cleanup: () =>
       assert.deepEqual(entries.map((e) => e.id), [...entries.map((e) => e.id)].sort((x, y) => y - x), 'ids fall, newest first');
       assert.equal(new Set(entries.map((e) => e.id)).size, 5);
       assert.deepEqual((await store.listAudit(2)).map((e) => e.action), ['document.delete', 'access.change']);
+    }));
+
+    test('audit filters: before (paging), since and until, actor, action, document, combined', withStore(async (store) => {
+      const a = 'ff0c0000-0000-4000-8000-0000000000a1';
+      const b = 'ff0c0000-0000-4000-8000-0000000000b1';
+      await store.createDocument(newDoc(a), revision('af1', fields('A')), { actor: 'alice', action: 'document.create', documentId: a });
+      await store.createDocument(newDoc(b, 'bob'), revision('af2', fields('B')), { actor: 'bob', action: 'document.create', documentId: b });
+      await sleep(5);
+      const middle = new Date().toISOString();
+      await sleep(5);
+      await store.replaceDocument(a, revision('af3', fields('A2')), { actor: 'bob', action: 'document.replace', documentId: a });
+      await sleep(5);
+      await store.setAccess(b, { visibility: 'public' }, { actor: 'bob', action: 'access.change', documentId: b });
+      const all = await store.listAudit(10);
+      const summary = (entries: { actor: string; action: string; documentId?: string }[]) => entries.map((e) => `${e.actor} ${e.action} ${e.documentId === a ? 'a' : 'b'}`);
+      assert.deepEqual(summary(all), ['bob access.change b', 'bob document.replace a', 'bob document.create b', 'alice document.create a']);
+
+      assert.deepEqual(summary(await store.listAudit(2, { before: all[1]!.id })), ['bob document.create b', 'alice document.create a'], 'before: strictly older, newest first');
+      assert.deepEqual(summary(await store.listAudit(10, { since: middle })), ['bob access.change b', 'bob document.replace a']);
+      assert.deepEqual(summary(await store.listAudit(10, { until: middle })), ['bob document.create b', 'alice document.create a']);
+      assert.deepEqual(summary(await store.listAudit(10, { since: all[1]!.at, until: all[0]!.at })), ['bob document.replace a'], 'since inclusive, until exclusive');
+      assert.deepEqual(summary(await store.listAudit(10, { actor: 'alice' })), ['alice document.create a']);
+      assert.deepEqual(summary(await store.listAudit(10, { action: 'document.create' })), ['bob document.create b', 'alice document.create a']);
+      assert.deepEqual(summary(await store.listAudit(10, { documentId: a })), ['bob document.replace a', 'alice document.create a']);
+      assert.deepEqual(summary(await store.listAudit(10, { actor: 'bob', documentId: b, since: middle })), ['bob access.change b']);
+      assert.deepEqual(await store.listAudit(10, { actor: "bob' OR '1'='1" }), [], 'values are bound, never spliced into the SQL');
     }));
   });
 }

@@ -1,16 +1,32 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { userInfo } from 'node:os';
 import { sha256 } from '../service/blobs.js';
 import type { Role, Store } from '../store/types.js';
 
 const PREFIX = 'odt_';
 
-/** Creates a local API token; the secret is returned once and only its hash is stored. */
-export async function createToken(store: Store, user: string, role: Role, expiresAt?: Date): Promise<{ id: string; token: string }> {
+/**
+ * Creates a local API token; the secret is returned once and only its hash is stored. The audit
+ * log records who made it (`actor`), for whom and with which role, never the secret.
+ */
+export async function createToken(store: Store, request: { user: string; role: Role; expiresAt?: Date; actor: string }): Promise<{ id: string; token: string }> {
+  const { user, role, expiresAt, actor } = request;
   const owner = await store.ensureUser(user);
   const token = PREFIX + randomBytes(32).toString('base64url');
   const id = randomUUID();
-  await store.createToken({ id, userId: owner.id, hash: sha256(token), role, ...(expiresAt ? { expiresAt: expiresAt.toISOString() } : {}) });
+  const expiry = expiresAt ? { expiresAt: expiresAt.toISOString() } : {};
+  await store.createToken({ id, userId: owner.id, hash: sha256(token), role, ...expiry }, { actor, action: 'token.create', detail: { token: id, user, role, ...expiry } });
   return { id, token };
+}
+
+/** Who acts through the CLI: the operating-system account running it. */
+export function cliActor(): string {
+  try {
+    return `cli:${userInfo().username}`;
+  } catch {
+    // No account name for this uid (as in some containers).
+    return `cli:uid-${process.getuid?.() ?? 'unknown'}`;
+  }
 }
 
 export function tokenHash(token: string): string {

@@ -1,9 +1,11 @@
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { signInSettings, type SignInOptions } from '../auth/oidc-settings.js';
-import { createToken } from '../auth/tokens.js';
-import { buildApp } from '../http/app.js';
+import { createToken, expiryFrom } from '../auth/tokens.js';
+import { buildApp, type AppOptions } from '../http/app.js';
+import { parseCorsOrigins } from '../http/cors.js';
+import type { TlsFiles } from '../http/server-factory.js';
 import { RenditionWorkers } from '../service/rendition-workers.js';
 import { openStore, type StoreConfig } from '../store/index.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
@@ -27,12 +29,49 @@ interface ServeOptions extends SignInOptions {
   inlineRenditions: string;
   logLevel: string;
   defaultVisibility: 'public' | 'private';
+  requestTimeout: string;
+  headersTimeout: string;
+  authFailureLimit: string;
+  authFailureWindow: string;
+  corsOrigins?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  trustProxy?: string;
+}
+
+const milliseconds = (duration: string) => expiryFrom(duration, 0).getTime();
+
+function failureLimit(text: string): number {
+  if (!/^\d+$/.test(text)) throw new Error(`--auth-failure-limit must be a whole number, not "${text}"`);
+  return Number(text) === 0 ? Infinity : Number(text);
+}
+
+function tlsFiles(opts: ServeOptions): TlsFiles | undefined {
+  if (!opts.tlsCert !== !opts.tlsKey) throw new Error('--tls-cert and --tls-key go together: give both to serve HTTPS, or neither');
+  return opts.tlsCert && opts.tlsKey ? { cert: readFileSync(opts.tlsCert), key: readFileSync(opts.tlsKey) } : undefined;
+}
+
+/** The server's protections against slow, hostile or foreign clients, from the options. */
+function protectionsOf(opts: ServeOptions): Pick<AppOptions, 'timeouts' | 'authFailures' | 'corsOrigins' | 'tls' | 'trustProxy'> {
+  const tls = tlsFiles(opts);
+  return {
+    timeouts: { requestMs: milliseconds(opts.requestTimeout), headersMs: milliseconds(opts.headersTimeout) },
+    authFailures: { limit: failureLimit(opts.authFailureLimit), windowMs: milliseconds(opts.authFailureWindow) },
+    corsOrigins: opts.corsOrigins ? parseCorsOrigins(opts.corsOrigins) : [],
+    ...(tls ? { tls } : {}),
+    ...(opts.trustProxy ? { trustProxy: trustProxy(opts.trustProxy) } : {}),
+  };
+}
+
+/** `true` (any), `false`, or addresses and CIDR ranges separated by commas. */
+function trustProxy(text: string): boolean | string {
+  return text === 'true' || text === 'false' ? text === 'true' : text;
 }
 
 /** On first start in local mode an admin token is written where only this user can read it (D6). */
 async function ensureAdminToken(store: Store, dataDir: string, log: (message: string) => void): Promise<void> {
   if ((await store.countTokens()) > 0) return;
-  const { token } = await createToken(store, 'admin', 'admin');
+  const { token } = await createToken(store, { user: 'admin', role: 'admin', actor: 'server' });
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'admin-token');
   writeFileSync(file, token + '\n', { mode: 0o600 });
@@ -72,13 +111,23 @@ export function serveCommand(): Command {
     .addOption(new Option('--oidc-scopes <scopes>', 'scopes web sign-in asks for').env('OSCAL_DEPOT_OIDC_SCOPES').default('openid profile email'))
     .addOption(new Option('--session-secret <secret>', 'key material for session cookies, 32+ characters (default: generated into the data directory; set it when several servers share a database)').env('OSCAL_DEPOT_SESSION_SECRET'))
     .addOption(new Option('--session-lifetime <duration>', 'how long a web sign-in lasts, e.g. 8h').env('OSCAL_DEPOT_SESSION_LIFETIME').default('8h'))
+    .addOption(new Option('--tls-cert <file>', 'serve HTTPS (TLS 1.3 at least) with this PEM certificate chain; needs --tls-key').env('OSCAL_DEPOT_TLS_CERT'))
+    .addOption(new Option('--tls-key <file>', 'the PEM private key of --tls-cert').env('OSCAL_DEPOT_TLS_KEY'))
+    .addOption(new Option('--request-timeout <duration>', 'a request\'s headers and body must arrive within this, e.g. 120s').env('OSCAL_DEPOT_REQUEST_TIMEOUT').default('120s'))
+    .addOption(new Option('--headers-timeout <duration>', 'a request\'s headers must arrive within this').env('OSCAL_DEPOT_HEADERS_TIMEOUT').default('30s'))
+    .addOption(new Option('--auth-failure-limit <n>', 'refused credentials one client address may present per window before it gets 429 (0: no limit)').env('OSCAL_DEPOT_AUTH_FAILURE_LIMIT').default('10'))
+    .addOption(new Option('--auth-failure-window <duration>', 'the window of --auth-failure-limit').env('OSCAL_DEPOT_AUTH_FAILURE_WINDOW').default('1m'))
+    .addOption(new Option('--cors-origins <origins>', 'origins whose web pages may call the API, comma-separated, or * for any (default: none, CORS off)').env('OSCAL_DEPOT_CORS_ORIGINS'))
+    .addOption(new Option('--trust-proxy <value>', 'take the client address from X-Forwarded-For set by these proxies: addresses or CIDR ranges, comma-separated, or true for any (default: none)').env('OSCAL_DEPOT_TRUST_PROXY'))
     .addOption(new Option('--log-level <level>', 'log level').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).env('LOG_LEVEL').default('info'))
     .action(async (opts: ServeOptions) => {
+      // Options are checked before the store opens or a worker starts.
+      const protections = protectionsOf(opts);
       const storeConfig: StoreConfig = { dataDir: opts.data, ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}) };
       const store = await openStore(storeConfig);
       if (store instanceof SqliteStore) store.requeueRunningJobs();
       const port = Number(opts.port);
-      const publicUrl = (opts.publicUrl ?? `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`).replace(/\/+$/, '');
+      const publicUrl = (opts.publicUrl ?? `${protections.tls ? 'https' : 'http'}://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`).replace(/\/+$/, '');
       const signIn = signInSettings(opts, { publicUrl, dataDir: opts.data, sharedStore: Boolean(opts.databaseUrl) });
       const workers = new RenditionWorkers(Number(opts.workers), storeConfig, (e) => app.log.error({ err: e }, 'rendition worker failed'));
       const app = await buildApp({
@@ -87,6 +136,7 @@ export function serveCommand(): Command {
         imports: { importMap: parseMap(opts.resolveMap), allowHosts: new Set(opts.resolveAllowHost) }, defaultVisibility: opts.defaultVisibility, inlineRenditionLimit: parseSize(opts.inlineRenditions),
         logger: { level: opts.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
         ...(signIn ? { signIn: signIn.settings } : {}),
+        ...protections,
       });
       if (signIn?.info) app.log.info(signIn.info);
       if (signIn?.warning) app.log.warn(signIn.warning);

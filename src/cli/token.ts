@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { createToken, expiryFrom } from '../auth/tokens.js';
+import { cliActor, createToken, expiryFrom } from '../auth/tokens.js';
 import { openStore } from '../store/index.js';
 import type { Role } from '../store/types.js';
 
@@ -26,7 +26,7 @@ export function tokenCommand(): Command {
       const store = await storeOf(opts);
       try {
         const expires = opts.expires ? expiryFrom(opts.expires) : undefined;
-        const { id, token: secret } = await createToken(store, opts.user, opts.role, expires);
+        const { id, token: secret } = await createToken(store, { user: opts.user, role: opts.role, ...(expires ? { expiresAt: expires } : {}), actor: cliActor() });
         process.stderr.write(`token ${id} for ${opts.user} (${opts.role}${expires ? `, expires ${expires.toISOString()}` : ''}); it is shown only now:\n`);
         process.stdout.write(secret + '\n');
       } finally {
@@ -56,7 +56,7 @@ export function tokenCommand(): Command {
     .action(async (id: string, opts: StoreOptions) => {
       const store = await storeOf(opts);
       try {
-        if (!(await store.revokeToken(id))) {
+        if (!(await store.revokeToken(id, { actor: cliActor(), action: 'token.revoke', detail: { token: id } }))) {
           process.stderr.write(`no active token ${id}\n`);
           process.exitCode = 1;
         } else process.stdout.write(`revoked ${id}\n`);

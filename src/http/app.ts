@@ -16,11 +16,19 @@ import { ResolutionService } from '../service/resolution.js';
 import { SnapshotService } from '../service/snapshots.js';
 import type { Store, Visibility } from '../store/types.js';
 import { signInRoutes } from './auth-routes.js';
-import { identify } from './authenticate.js';
-import { errorHandler, sendError } from './errors.js';
+import { auditRoutes } from './audit-routes.js';
+import { AuthFailures, type AuthFailureLimit } from './auth-failures.js';
+import { identifyWithin } from './authenticate.js';
+import { bodyLimits } from './body-limits.js';
+import { clientErrorHandler } from './client-errors.js';
+import { cors } from './cors.js';
+import { errorHandler, frameworkErrors, sendError } from './errors.js';
 import { genericRoutes } from './generic/routes.js';
 import { opsRoutes } from './ops.js';
 import { registryRoutes, uploadRoute } from './registry/routes.js';
+import { requestGuards } from './request-guards.js';
+import { securityHeaders } from './security-headers.js';
+import { serverFactory, type Timeouts, type TlsFiles } from './server-factory.js';
 
 export interface AppOptions {
   store: Store;
@@ -37,6 +45,14 @@ export interface AppOptions {
   logger: FastifyServerOptions['logger'];
   /** OpenID Connect sign-in; absent in local mode (local tokens only). */
   signIn?: SignInSettings;
+  timeouts: Timeouts;
+  authFailures: AuthFailureLimit;
+  /** Origins whose pages may call the API from browsers; empty: CORS stays off. */
+  corsOrigins: string[];
+  /** Serve HTTPS (TLS 1.3) with this certificate and key. */
+  tls?: TlsFiles;
+  /** Which proxies' X-Forwarded-For to believe, as fastify's trustProxy takes it. */
+  trustProxy?: FastifyServerOptions['trustProxy'];
 }
 
 const VERSION = '0.1.0';
@@ -48,14 +64,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     // Request and header timeouts keep slow or stalled clients from holding connections.
-    requestTimeout: 120_000,
-    connectionTimeout: 120_000,
+    serverFactory: serverFactory(options.timeouts, options.tls),
+    clientErrorHandler,
+    frameworkErrors,
     return503OnClosing: true,
-    // A path that is not valid percent-encoding never reaches a route; it gets D3's body too.
-    frameworkErrors: (error, request, reply) => (error.code === 'FST_ERR_BAD_URL'
-      ? sendError(reply, 400, 'malformed', 'the URL path is not valid percent-encoded UTF-8')
-      : errorHandler(error, request, reply)),
+    ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
   });
+  bodyLimits(app, options.maxBody);
+  securityHeaders(app, { https: options.tls !== undefined || options.publicUrl.startsWith('https:') });
+  cors(app, options.corsOrigins);
+  requestGuards(app);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) => sendError(reply, 404, 'not-found', `no route ${request.method} ${request.url.split('?')[0]}`));
   // Declared up front so every request object has the same shape; set by the API's onRequest hook.
@@ -97,8 +115,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const params = request.params as { id?: string };
     if (typeof params.id === 'string') params.id = params.id.toLowerCase();
   };
+  const failures = new AuthFailures(options.authFailures);
   const authenticate = async (request: FastifyRequest): Promise<void> => {
-    request.identity = await identify(tokens, request);
+    request.identity = await identifyWithin(failures, tokens, request);
     // Every write needs credentials: refuse before a body from nobody is even read.
     if (request.identity.kind === 'anonymous' && request.method !== 'GET' && request.method !== 'HEAD') throw unauthenticated();
   };
@@ -106,6 +125,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     api.addHook('onRequest', authenticate);
     api.addHook('preValidation', lowerCaseId);
     await genericRoutes(api, { store: options.store, documents, content, attachments, snapshots, resolution, publicUrl: options.publicUrl, maxAttachment: options.maxAttachment, ...workers });
+    await auditRoutes(api, { store: options.store, publicUrl: options.publicUrl });
   }, { prefix: '/oscal/v1' });
   const registryDeps = { store: options.store, documents, registry, publicUrl: options.publicUrl, maxBody: options.maxBody, ...workers };
   await app.register(async (api) => {

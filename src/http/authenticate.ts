@@ -5,6 +5,7 @@ import type { TokenCache } from '../auth/token-cache.js';
 import { SESSION_COOKIE } from '../auth/oidc-session.js';
 import { tokenHash } from '../auth/tokens.js';
 import { ServiceError } from '../service/errors.js';
+import type { AuthFailures } from './auth-failures.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -50,4 +51,22 @@ async function fromSession(signIn: SignIn, request: FastifyRequest): Promise<Ide
     throw new ServiceError(403, 'forbidden', `a session cookie does not authorize writes from pages of another site (Origin ${origin}); send a bearer token instead`);
   }
   return identity;
+}
+
+/**
+ * identify() behind the failed-authentication limit: an address over it is refused (429) before
+ * its credentials are looked at, and each refused credential counts against it.
+ */
+export async function identifyWithin(failures: AuthFailures, tokens: TokenCache, request: FastifyRequest): Promise<Identity> {
+  const presented = request.headers.authorization !== undefined || (request.server.signIn !== null && request.cookies[SESSION_COOKIE] !== undefined);
+  if (!presented) return ANONYMOUS;
+  failures.check(request.ip);
+  try {
+    return await identify(tokens, request);
+  } catch (e) {
+    if (e instanceof ServiceError && e.status === 401 && failures.failed(request.ip)) {
+      request.log.warn(`authentication failures from ${request.ip} reached the limit; its credentials are refused until the window ends`);
+    }
+    throw e;
+  }
 }

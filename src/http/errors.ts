@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ServiceError, type ErrorDetail } from '../service/errors.js';
+import { MAX_ERROR_DETAILS, ServiceError, type ErrorDetail } from '../service/errors.js';
 
 /** The one error body of both interfaces (D3). */
 export interface ErrorBody {
@@ -9,8 +9,16 @@ export interface ErrorBody {
   errors?: ErrorDetail[];
 }
 
+/** Messages and pointers may quote the input: a 100 MB property name must not come back thrice. */
+const MAX_TEXT = 1000;
+
+function clip(text: string): string {
+  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text;
+}
+
 export function errorBody(status: number, code: string, message: string, errors?: ErrorDetail[]): ErrorBody {
-  return { 'status-code': status, code, message, ...(errors?.length ? { errors } : {}) };
+  const details = errors?.slice(0, MAX_ERROR_DETAILS).map((e) => ({ ...e, path: clip(e.path), message: clip(e.message) }));
+  return { 'status-code': status, code, message: clip(message), ...(details?.length ? { errors: details } : {}) };
 }
 
 const FASTIFY_ERRORS: Record<string, { status: number; code: string; message: (e: FastifyError) => string }> = {
@@ -33,7 +41,10 @@ export function sendError(reply: FastifyReply, status: number, code: string, mes
 
 /** Maps every failure to D3's statuses and body; anything unexpected is a 500 that reveals nothing. */
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (error instanceof ServiceError) return sendError(reply, error.status, error.code, error.message, error.errors);
+  if (error instanceof ServiceError) {
+    if (error.headers) reply.headers(error.headers);
+    return sendError(reply, error.status, error.code, error.message, error.errors);
+  }
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' && !request.headers['content-type']) {
     return sendError(reply, 415, 'unsupported-media-type', 'Content-Type is missing; send application/json, application/xml or application/yaml');
   }
@@ -50,4 +61,21 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return sendError(reply, error.statusCode, 'bad-request', error.message);
   request.log.error({ err: error }, 'request failed');
   return sendError(reply, 500, 'internal', `something went wrong on the server; the request id is ${request.id}`);
+}
+
+/** Requests fastify's router refuses before any route or hook runs: a URL that is not valid percent-encoding, an over-long path segment. */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error.code === 'FST_ERR_BAD_URL') return sendError(reply, 400, 'bad-request', 'the URL is not valid percent-encoded UTF-8');
+  // An over-long id names no resource, as any other malformed path segment (D3).
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(reply, 404, 'not-found', 'no such resource: a path segment is longer than any id');
+  return sendError(reply, 400, 'bad-request', 'the request cannot be routed');
+}
+
+/**
+ * busboy's errors carry no code: an error out of a form parser that is no refusal of ours or of
+ * fastify's (a limit, a missing file) means the form itself is malformed.
+ */
+export function malformedForm(error: unknown): unknown {
+  if (error instanceof ServiceError || (error as FastifyError | undefined)?.code !== undefined) return error;
+  return new ServiceError(400, 'malformed', `the multipart body is malformed: ${error instanceof Error ? error.message : String(error)}`);
 }

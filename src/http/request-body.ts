@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '../service/errors.js';
+import { malformedForm } from './errors.js';
 
 export function bodyOf(request: FastifyRequest): Buffer {
   return Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
@@ -8,12 +9,16 @@ export function bodyOf(request: FastifyRequest): Buffer {
 /** The form's field "file": its bytes, name and type; other file parts are read and dropped. */
 export async function fileField(request: FastifyRequest, limit: number): Promise<{ bytes: Buffer; filename: string; mediaType: string } | undefined> {
   let file: { bytes: Buffer; filename: string; mediaType: string } | undefined;
-  for await (const part of request.parts()) {
-    if (part.type !== 'file') continue;
-    // Every file part is read to its end (the parser waits for that), but only "file" is kept.
-    const bytes = await part.toBuffer();
-    if (part.file.truncated || bytes.length > limit) throw new ServiceError(413, 'too-large', 'the file is larger than this server accepts');
-    if (part.fieldname === 'file') file = { bytes, filename: formFilename(part.filename), mediaType: part.mimetype };
+  try {
+    for await (const part of request.parts()) {
+      if (part.type !== 'file') continue;
+      // Every file part is read to its end (the parser waits for that), but only "file" is kept.
+      const bytes = await part.toBuffer();
+      if (part.file.truncated || bytes.length > limit) throw new ServiceError(413, 'too-large', 'the file is larger than this server accepts');
+      if (part.fieldname === 'file') file = { bytes, filename: formFilename(part.filename), mediaType: part.mimetype };
+    }
+  } catch (e) {
+    throw malformedForm(e);
   }
   return file;
 }

@@ -22,5 +22,19 @@ export function compileValidators(schema: JsonSchema, version: string, roots: st
   ajv.addFormat('idn-hostname', true);
   ajv.addSchema(schema);
   const exports = Object.fromEntries(roots.map((root) => [root, `${schemaId(version)}#/definitions/model-${root}`]));
-  return standaloneCode.default(ajv, exports);
+  return appendInPlace(standaloneCode.default(ajv, exports));
+}
+
+/** ajv's code for a referenced schema's errors, which copies the whole list each time. */
+const CONCAT = /vErrors = vErrors === null \? ([\w.]+)\.errors : vErrors\.concat\(\1\.errors\)/g;
+
+/**
+ * With allErrors, ajv gathers the errors of referenced schemas by concatenation: a document with
+ * n invalid items then costs n² (minutes for 100 000 bad props). The errors are appended in place.
+ */
+function appendInPlace(code: string): string {
+  const appendErrors = 'function appendErrors(to, from) { for (const e of from) to.push(e); return to; }\n';
+  const rewritten = code.replace(CONCAT, 'vErrors = vErrors === null ? $1.errors : appendErrors(vErrors, $1.errors)');
+  if (rewritten.includes('vErrors.concat(')) throw new Error('ajv generated an error concatenation of a form this build does not rewrite');
+  return rewritten.replace('"use strict";', `"use strict";${appendErrors}`);
 }

@@ -1,8 +1,9 @@
 import type { Identity } from '../auth/identity.js';
+import { OscalError } from '../oscal/errors.js';
 import { parseOscal, type Format, type ParsedDocument } from '../oscal/formats/index.js';
 import type { JobRecord, Store } from '../store/types.js';
 import { gunzip } from './blobs.js';
-import { notFound } from './errors.js';
+import { notFound, ServiceError } from './errors.js';
 import type { DocumentService } from './documents.js';
 import { renditionBlob } from './renditions.js';
 
@@ -55,7 +56,11 @@ export class ContentService {
     const job = await this.store.findJob(id, doc.revision, format);
     if (job && (job.status === 'queued' || job.status === 'running')) return { state: 'pending', job };
     // No worker will make it (a failed job, or a rendition lost): make it now.
-    const blob = await renderRevision(this.store, id, doc.revision, format);
+    const blob = await renderRevision(this.store, id, doc.revision, format).catch((e: unknown) => {
+      // Large documents are converted after their write, so markup with no XML equivalent shows only here.
+      if (e instanceof OscalError) throw new ServiceError(406, 'not-representable', `this document cannot be given as ${format.toUpperCase()}: ${e.message}; ask for application/json`);
+      throw e;
+    });
     await this.store.putRendition(id, doc.revision, format, blob);
     return { state: 'ready', hash: blob.hash, size: blob.size };
   }

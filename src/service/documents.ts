@@ -7,12 +7,13 @@ import { validateDocument, type ValidationIssue } from '../oscal/validate/index.
 import { locateIssues } from '../oscal/validate/locate.js';
 import { StoreConflictError, type AccessRecord, type AttachmentInput, type RevisionInput, type DocumentRecord, type Grant, type ListQuery, type SortKey, type Store, type Visibility } from '../store/types.js';
 import { blobOf } from './blobs.js';
-import { ServiceError, forbidden, notFound, unauthenticated, type ErrorDetail } from './errors.js';
+import { MAX_ERROR_DETAILS, ServiceError, forbidden, notFound, unauthenticated, type ErrorDetail } from './errors.js';
 import { fieldsOf, resourcesOf } from './fields.js';
 import { formatOfContentType } from './media-types.js';
 import { canonicalJson, planRenditions } from './renditions.js';
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** The byte order mark is left in the text: parseOscal takes one away, and only one. */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /** Codes of reader errors meaning the bytes are not the declared format at all (400, D3). */
 const SYNTAX_ERRORS = new Set(['malformed', 'forbidden-construct']);
 
@@ -52,16 +53,28 @@ export function readContent(body: Buffer, contentType: string | undefined, model
     if (SYNTAX_ERRORS.has(e.code)) throw new ServiceError(400, e.code, `the body is not well-formed ${format.toUpperCase()}: ${e.message}`, [detail(e)]);
     throw new ServiceError(422, 'invalid-oscal', `the body is not valid OSCAL: ${e.message}`, [detail(e)]);
   }
-  const issues: ValidationIssue[] = validateDocument(doc, model === undefined ? {} : { expectedModel: model });
+  // The error body carries MAX_ERROR_DETAILS issues; one more tells that there were more.
+  const issues: ValidationIssue[] = validateDocument(doc, { maxIssues: MAX_ERROR_DETAILS + 1, ...(model === undefined ? {} : { expectedModel: model }) });
   if (issues.length) {
-    locateIssues(text, format, issues);
+    locateIssues(text, format, issues.slice(0, MAX_ERROR_DETAILS));
     const first = issues[0]!;
+    const count = issues.length > MAX_ERROR_DETAILS ? `more than ${MAX_ERROR_DETAILS} problems` : `${issues.length} problem${issues.length > 1 ? 's' : ''}`;
     const message = first.code === 'unexpected-model'
       ? `this endpoint takes ${model} documents, but the body is a ${doc.model}`
-      : `the ${doc.model} is not valid OSCAL ${doc.version}: ${issues.length} problem${issues.length > 1 ? 's' : ''}, the first: ${first.message}`;
+      : `the ${doc.model} is not valid OSCAL ${doc.version}: ${count}, the first: ${first.message}`;
     throw new ServiceError(422, first.code === 'unexpected-model' ? 'wrong-model' : 'invalid-oscal', message, issues.map(detail));
   }
   return { doc, text, format };
+}
+
+/** Markdown that has no OSCAL markup equivalent shows when the XML form is made: the content is not valid OSCAL. */
+function inlineRenditions(...plan: Parameters<typeof planRenditions>): ReturnType<typeof planRenditions> {
+  try {
+    return planRenditions(...plan);
+  } catch (e) {
+    if (e instanceof OscalError) throw new ServiceError(422, 'invalid-oscal', `the ${plan[0].model} is not valid OSCAL: ${e.message}`, [detail(e)]);
+    throw e;
+  }
 }
 
 function metadataOf(doc: ParsedDocument): Record<string, unknown> {
@@ -92,7 +105,7 @@ export class DocumentService {
       author: identity.name,
       fields: fieldsOf(doc.content, doc.model),
       resources: resourcesOf(doc).map((r) => String(r.uuid)),
-      ...planRenditions(doc, canonical, canonicalBlob, this.settings.inlineRenditionLimit),
+      ...inlineRenditions(doc, canonical, canonicalBlob, this.settings.inlineRenditionLimit),
     };
   }
 

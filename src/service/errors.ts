@@ -6,6 +6,9 @@ export interface ErrorDetail {
   column?: number;
 }
 
+/** An error body lists at most this many details (the message says how many there were). */
+export const MAX_ERROR_DETAILS = 100;
+
 /** A use case's refusal, carrying the HTTP status D3 assigns to it and a stable code. */
 export class ServiceError extends Error {
   constructor(
@@ -13,6 +16,8 @@ export class ServiceError extends Error {
     readonly code: string,
     message: string,
     readonly errors?: ErrorDetail[],
+    /** Response headers the refusal calls for, such as Retry-After. */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = 'ServiceError';

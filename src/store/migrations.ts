@@ -149,6 +149,12 @@ function schemaV5(dialect: Dialect): string {
     `;
 }
 
+const AUDIT_INDEXES = `
+      CREATE INDEX audit_by_actor ON audit_log (actor, id);
+      CREATE INDEX audit_by_document ON audit_log (document_id, id);
+      CREATE INDEX audit_by_action ON audit_log (action, id);
+      CREATE INDEX audit_by_time ON audit_log (at);`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -202,5 +208,11 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'attachment files per back-matter resource, and snapshots',
     sqlite: schemaV5('sqlite'),
     postgres: schemaV5('postgres'),
+  },
+  {
+    version: 6,
+    description: 'indexes for listing the audit log by actor, document, action and time',
+    sqlite: AUDIT_INDEXES,
+    postgres: AUDIT_INDEXES,
   },
 ];

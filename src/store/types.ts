@@ -185,6 +185,18 @@ export interface AuditRecord extends AuditEntry {
   at: string;
 }
 
+/** Which audit entries to list; every condition given must hold. */
+export interface AuditFilter {
+  /** Entries older than this one (paging, newest first). */
+  before?: number;
+  /** ISO 8601 UTC instants, as entries record them: since inclusive, until exclusive. */
+  since?: string;
+  until?: string;
+  actor?: string;
+  action?: string;
+  documentId?: string;
+}
+
 export class StoreConflictError extends Error {
   constructor(readonly reason: 'exists' | 'legal-hold' | 'not-found' | 'last-version' | 'stale', message: string) {
     super(message);
@@ -244,12 +256,14 @@ export interface Store {
   countDocuments(): Promise<number>;
 
   ensureUser(name: string): Promise<UserRecord>;
-  createToken(token: { id: string; userId: string; hash: string; role: Role; expiresAt?: string }): Promise<void>;
+  createToken(token: { id: string; userId: string; hash: string; role: Role; expiresAt?: string }, audit: AuditEntry): Promise<void>;
   /** The live token with this hash (not revoked, not expired); records its use. */
   findToken(hash: string, now: string): Promise<TokenRecord | undefined>;
   listTokens(): Promise<TokenRecord[]>;
-  revokeToken(id: string): Promise<boolean>;
+  /** False when there is no live token with this id (nothing is audited then). */
+  revokeToken(id: string, audit: AuditEntry): Promise<boolean>;
   countTokens(): Promise<number>;
 
-  listAudit(limit: number): Promise<AuditRecord[]>;
+  /** Newest first. */
+  listAudit(limit: number, filter?: AuditFilter): Promise<AuditRecord[]>;
 }

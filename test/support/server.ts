@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { get as httpsGet } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,11 +41,12 @@ export class TestServer {
   private exited: Promise<number | null>;
   output = '';
 
-  private constructor(readonly process: ChildProcess, readonly port: number, readonly dataDir: string) {
-    this.url = `http://127.0.0.1:${port}`;
+  private constructor(readonly process: ChildProcess, readonly port: number, readonly dataDir: string, readonly scheme: 'http' | 'https') {
+    this.url = `${scheme}://127.0.0.1:${port}`;
     this.exited = new Promise((resolve) => process.once('exit', (code) => resolve(code)));
   }
 
+  /** With `--tls-cert` among the args, the server is reached over HTTPS (its certificate is not checked here). */
   static async start(options: { dataDir?: string; args?: string[]; env?: Record<string, string> } = {}): Promise<TestServer> {
     const dataDir = options.dataDir ?? newDataDir();
     const port = await freePort();
@@ -52,7 +54,7 @@ export class TestServer {
       env: { ...process.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const server = new TestServer(child, port, dataDir);
+    const server = new TestServer(child, port, dataDir, options.args?.includes('--tls-cert') ? 'https' : 'http');
     child.stdout!.on('data', (d) => (server.output += d));
     child.stderr!.on('data', (d) => (server.output += d));
     await server.waitReady();
@@ -64,14 +66,23 @@ export class TestServer {
     while (Date.now() < deadline) {
       if (this.process.exitCode !== null) throw new Error(`server exited: ${this.output}`);
       try {
-        const r = await fetch(`${this.url}/readyz`);
-        if (r.ok) return;
+        if (await this.ready()) return;
       } catch {
         // not listening yet
       }
       await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error(`server did not become ready: ${this.output}`);
+  }
+
+  private async ready(): Promise<boolean> {
+    if (this.scheme === 'http') return (await fetch(`${this.url}/readyz`)).ok;
+    return new Promise((resolve, reject) => {
+      httpsGet(`${this.url}/readyz`, { rejectUnauthorized: false }, (res) => {
+        res.resume();
+        resolve(res.statusCode === 200);
+      }).on('error', reject);
+    });
   }
 
   /** SIGTERM and wait: the server finishes in-flight requests and closes the store. */

@@ -1,10 +1,12 @@
 import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { OscalError } from '../errors.js';
 import type { ParsedDocument } from './document.js';
+import { checkJsonNesting } from './nesting.js';
 import { pointerSegments, positionAt, type Locator } from './positions.js';
 import { readTree } from './tree-reader.js';
 
 export function readJson(text: string): ParsedDocument {
+  checkJsonNesting(text);
   let tree: unknown;
   try {
     tree = JSON.parse(text);

@@ -3,6 +3,7 @@ import { OscalError } from '../errors.js';
 import { BLOCK_ELEMENTS, MarkupError, markupToMarkdown, type MarkupElement, type MarkupNode } from '../markup/index.js';
 import { modelFor, modelNames, type ChildBinding, type FieldBinding, type OscalModel } from '../model/model.js';
 import type { ParsedDocument } from './document.js';
+import { MAX_NESTING, tooDeep } from './nesting.js';
 import { groupForJson } from './groups.js';
 import { positionAt, type Position } from './positions.js';
 import { localName, NamespaceScopes, XMLNS_NS } from './xml-namespaces.js';
@@ -206,6 +207,7 @@ export function readXml(text: string, positions?: Map<string, Position>): Parsed
   });
 
   parser.on('opentag', (tag) => {
+    if (stack.length >= MAX_NESTING) throw tooDeep({ line: tagLine, column: tagColumn });
     const top = stack[stack.length - 1];
     namespaces.open(tag.attributes, stack.length + 1);
     const uri = namespaces.elementUri(tag.name);

@@ -24,6 +24,11 @@ const CONTAINERS: Record<string, string> = {
 };
 
 const NOT_XML_SPACE = /[^ \t\n\r]/;
+/**
+ * Markdown emphasis nests without a bound of markdown-it's; the XML written from it must stay
+ * well within what the readers take (MAX_NESTING), document structure included.
+ */
+const MAX_MARKUP_NESTING = 100;
 
 class TreeBuilder {
   readonly root: MarkupElement;
@@ -49,6 +54,7 @@ class TreeBuilder {
   }
 
   open(name: string, attrs?: Record<string, string>): void {
+    if (this.stack.length > MAX_MARKUP_NESTING) throw new MarkupError(`Markdown nested deeper than ${MAX_MARKUP_NESTING} levels (emphasis, lists, quotes) is not accepted`, this.line);
     this.stack.push(this.add(name, attrs));
   }
 

@@ -11,6 +11,8 @@ export type { ValidationIssue, ValidationResult } from './issues.js';
 export interface ValidateOptions {
   /** The model the caller expects (e.g. the endpoint's); another model is an issue of its own. */
   expectedModel?: string;
+  /** Describe at most this many issues: describing each costs, and a document may have millions. */
+  maxIssues?: number;
 }
 
 /**
@@ -26,7 +28,7 @@ export function validateDocument(doc: ParsedDocument, options: ValidateOptions =
     return [{ code: 'model-not-in-version', path: `/${doc.model}`, message: `${doc.model} is not a model of OSCAL ${doc.version}` }];
   }
   if (validate(doc.content)) return [];
-  return describeErrors(validate.errors ?? [], modelFor(doc.version), doc.content);
+  return describeErrors(validate.errors ?? [], modelFor(doc.version), doc.content, options.maxIssues);
 }
 
 /** Reads and checks a document in any format; every issue carries its line and column when known. */

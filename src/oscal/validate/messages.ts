@@ -28,28 +28,44 @@ function expectation(target: PathTarget): string | undefined {
  * errors of both branches; only the branch that matches the shape of the data says anything useful.
  */
 function dropUntakenBranches(errors: AjvError[], content: unknown): AjvError[] {
-  const untaken: string[] = [];
+  const untaken = new Set<string>();
   for (const e of errors) {
     if (e.keyword !== 'anyOf') continue;
     if (REQUIRED_CHOICE.test(e.schemaPath)) {
       // A required choice: each branch only says "missing X"; the anyOf itself is reported.
-      untaken.push(`${e.schemaPath}/`);
+      untaken.add(`${e.schemaPath}/`);
       continue;
     }
     const isArray = Array.isArray(valueAt(content, pointerSegments(e.instancePath).map(String)));
-    untaken.push(`${e.schemaPath.replace(/\/anyOf$/, '')}/anyOf/${isArray ? 0 : 1}/`);
+    untaken.add(`${e.schemaPath.replace(/\/anyOf$/, '')}/anyOf/${isArray ? 0 : 1}/`);
   }
-  return errors.filter((e) => (e.keyword !== 'anyOf' || REQUIRED_CHOICE.test(e.schemaPath)) && !untaken.some((prefix) => e.schemaPath.startsWith(prefix)));
+  return errors.filter((e) => (e.keyword !== 'anyOf' || REQUIRED_CHOICE.test(e.schemaPath)) && !inUntakenBranch(e.schemaPath, untaken));
+}
+
+/**
+ * Whether a schema path runs through one of the untaken branches: only its own `/anyOf/`
+ * prefixes are looked up, so that thousands of errors cost thousands of lookups, not millions.
+ */
+function inUntakenBranch(schemaPath: string, untaken: Set<string>): boolean {
+  if (untaken.size === 0) return false;
+  for (let at = schemaPath.indexOf('/anyOf/'); at !== -1; at = schemaPath.indexOf('/anyOf/', at + 1)) {
+    const choice = at + '/anyOf/'.length;
+    if (untaken.has(schemaPath.slice(0, choice))) return true;
+    const branchEnd = schemaPath.indexOf('/', choice);
+    if (branchEnd !== -1 && untaken.has(schemaPath.slice(0, branchEnd + 1))) return true;
+  }
+  return false;
 }
 
 /** Where the generator puts "one of these alternatives is required". */
 const REQUIRED_CHOICE = /\/allOf\/\d+\/anyOf$/;
 
 /** Turns ajv's errors into issues that name the property, what it must be, and what it was. */
-export function describeErrors(errors: AjvError[], model: OscalModel, content: unknown): ValidationIssue[] {
+export function describeErrors(errors: AjvError[], model: OscalModel, content: unknown, maxIssues = Infinity): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
   for (const e of dropUntakenBranches(errors, content)) {
+    if (issues.length >= maxIssues) break;
     const segments = pointerSegments(e.instancePath).map(String);
     const target = targetAt(model, segments);
     const value = valueAt(content, segments);

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import postgres from 'postgres';
 import type { Format } from '../../oscal/formats/index.js';
 import { MIGRATIONS } from '../migrations.js';
+import { auditConditions } from '../audit-query.js';
 import { BLOB_MERGE, DOCUMENT_BLOBS, UNREFERENCED, attachmentOf, auditOf, documentOf, fieldColumns, jobOf, revisionOf, snapshotColumns, snapshotOf, tokenOf, type Row } from '../rows.js';
 import {
   StoreConflictError,
-  type AccessRecord, type AttachmentRecord, type AuditEntry, type AuditRecord, type BlobInput, type DocumentRecord, type Grant, type JobRecord,
+  type AccessRecord, type AttachmentRecord, type AuditEntry, type AuditFilter, type AuditRecord, type BlobInput, type DocumentRecord, type Grant, type JobRecord,
   type JobStatus, type ListQuery, type RevisionInput, type RevisionRecord, type Role, type SnapshotKind, type SnapshotNotes, type SnapshotRecord, type Store, type TokenRecord, type UserRecord,
 } from '../types.js';
 
@@ -365,8 +366,11 @@ export class PostgresStore implements Store {
     return { id: row!.id as string, name, createdAt: row!.created_at as string };
   }
 
-  async createToken(token: { id: string; userId: string; hash: string; role: Role; expiresAt?: string }): Promise<void> {
-    await this.sql`INSERT INTO tokens (id, user_id, hash, role, created_at, expires_at) VALUES (${token.id}, ${token.userId}, ${token.hash}, ${token.role}, ${now()}, ${token.expiresAt ?? null})`;
+  async createToken(token: { id: string; userId: string; hash: string; role: Role; expiresAt?: string }, audit: AuditEntry): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      await tx`INSERT INTO tokens (id, user_id, hash, role, created_at, expires_at) VALUES (${token.id}, ${token.userId}, ${token.hash}, ${token.role}, ${now()}, ${token.expiresAt ?? null})`;
+      await this.audit(tx, audit);
+    });
   }
 
   async findToken(hash: string, at: string): Promise<TokenRecord | undefined> {
@@ -384,9 +388,12 @@ export class PostgresStore implements Store {
     return (await this.sql`SELECT t.*, u.name AS user_name FROM tokens t JOIN users u ON u.id = t.user_id ORDER BY t.created_at`).map(tokenOf);
   }
 
-  async revokeToken(id: string): Promise<boolean> {
-    const rows = await this.sql`UPDATE tokens SET revoked_at = ${now()} WHERE id = ${id} AND revoked_at IS NULL RETURNING id`;
-    return rows.length === 1;
+  async revokeToken(id: string, audit: AuditEntry): Promise<boolean> {
+    return this.sql.begin(async (tx) => {
+      const rows = await tx`UPDATE tokens SET revoked_at = ${now()} WHERE id = ${id} AND revoked_at IS NULL RETURNING id`;
+      if (rows.length === 1) await this.audit(tx, audit);
+      return rows.length === 1;
+    });
   }
 
   async countTokens(): Promise<number> {
@@ -394,7 +401,14 @@ export class PostgresStore implements Store {
     return Number(row!.n);
   }
 
-  async listAudit(limit: number): Promise<AuditRecord[]> {
-    return (await this.sql`SELECT * FROM audit_log ORDER BY id DESC LIMIT ${limit}`).map((row) => auditOf(row as Row));
+  async listAudit(limit: number, filter: AuditFilter = {}): Promise<AuditRecord[]> {
+    const params: unknown[] = [];
+    const param = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    const where = auditConditions(filter, param);
+    const rows = await this.sql.unsafe(`SELECT * FROM audit_log ${where} ORDER BY id DESC LIMIT ${param(limit)}`, params as postgres.ParameterOrJSON<never>[]);
+    return rows.map((row) => auditOf(row as Row));
   }
 }

@@ -4,10 +4,11 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Format } from '../../oscal/formats/index.js';
 import { MIGRATIONS } from '../migrations.js';
+import { auditConditions } from '../audit-query.js';
 import { BLOB_MERGE, DOCUMENT_BLOBS, UNREFERENCED, attachmentOf, auditOf, documentOf, fieldColumns, jobOf, revisionOf, snapshotColumns, snapshotOf, tokenOf, type Row } from '../rows.js';
 import {
   StoreConflictError,
-  type AccessRecord, type AttachmentRecord, type AuditEntry, type AuditRecord, type BlobInput, type DocumentRecord, type Grant, type JobRecord,
+  type AccessRecord, type AttachmentRecord, type AuditEntry, type AuditFilter, type AuditRecord, type BlobInput, type DocumentRecord, type Grant, type JobRecord,
   type JobStatus, type ListQuery, type RevisionInput, type RevisionRecord, type Role, type SnapshotKind, type SnapshotNotes, type SnapshotRecord, type Store, type TokenRecord, type UserRecord,
 } from '../types.js';
 
@@ -387,9 +388,12 @@ export class SqliteStore implements Store {
     return this.ensureUser(name);
   }
 
-  async createToken(token: { id: string; userId: string; hash: string; role: Role; expiresAt?: string }): Promise<void> {
-    this.stmt('INSERT INTO tokens (id, user_id, hash, role, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(token.id, token.userId, token.hash, token.role, now(), token.expiresAt ?? null);
+  async createToken(token: { id: string; userId: string; hash: string; role: Role; expiresAt?: string }, audit: AuditEntry): Promise<void> {
+    this.db.transaction(() => {
+      this.stmt('INSERT INTO tokens (id, user_id, hash, role, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(token.id, token.userId, token.hash, token.role, now(), token.expiresAt ?? null);
+      this.audit(audit);
+    }).immediate();
   }
 
   async findToken(hash: string, at: string): Promise<TokenRecord | undefined> {
@@ -407,15 +411,24 @@ export class SqliteStore implements Store {
     return (this.stmt('SELECT t.*, u.name AS user_name FROM tokens t JOIN users u ON u.id = t.user_id ORDER BY t.created_at').all() as Row[]).map(tokenOf);
   }
 
-  async revokeToken(id: string): Promise<boolean> {
-    return this.stmt('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now(), id).changes === 1;
+  async revokeToken(id: string, audit: AuditEntry): Promise<boolean> {
+    return this.db.transaction(() => {
+      const revoked = this.stmt('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now(), id).changes === 1;
+      if (revoked) this.audit(audit);
+      return revoked;
+    }).immediate();
   }
 
   async countTokens(): Promise<number> {
     return (this.stmt('SELECT COUNT(*) AS n FROM tokens').get() as { n: number }).n;
   }
 
-  async listAudit(limit: number): Promise<AuditRecord[]> {
-    return (this.stmt('SELECT * FROM audit_log ORDER BY id DESC LIMIT ?').all(limit) as Row[]).map(auditOf);
+  async listAudit(limit: number, filter: AuditFilter = {}): Promise<AuditRecord[]> {
+    const params: unknown[] = [];
+    const where = auditConditions(filter, (value) => {
+      params.push(value);
+      return '?';
+    });
+    return (this.stmt(`SELECT * FROM audit_log ${where} ORDER BY id DESC LIMIT ?`).all(...params, limit) as Row[]).map(auditOf);
   }
 }
