@@ -1,12 +1,13 @@
 /**
- * Crash safety: a real server process under concurrent creates, PUTs and deletes is killed with
- * SIGKILL at random moments and restarted, and after each restart everything acknowledged must be
- * there, whole and in order (test/support/crash/). `npm test` runs the short form, a few kills per
+ * Crash safety: a real server process under concurrent creates, PUTs, attachment uploads and
+ * deletes is killed with SIGKILL at random moments and restarted, and after each restart everything
+ * acknowledged must be there, whole and in order (test/support/crash/). `npm test` runs the short form, a few kills per
  * backend; `npm run test:crash` sets OSCAL_DEPOT_CRASH=long for many kills after longer loads.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { describeFigures, runCampaign, type CampaignOptions } from './support/crash/campaign.js';
+import { OPERATIONS } from './support/crash/operations.js';
 import { freshDatabase, SKIP_MESSAGE, TEST_DATABASE_URL } from './support/postgres.js';
 
 const LOAD: Omit<CampaignOptions, 'databaseUrl'> = process.env.OSCAL_DEPOT_CRASH === 'long'
@@ -20,7 +21,8 @@ async function campaign(backend: string, options: CampaignOptions, diagnostic: (
   assert.deepEqual(figures.losses, [], 'acknowledged writes and deletes survive every kill');
   assert.deepEqual(figures.problems, [], 'revision lists, contents and blobs are consistent');
   assert.equal(figures.restarts, KILLS, 'the server came back after every kill');
-  for (const kind of ['create', 'put', 'delete']) assert.ok((figures.requests.acked[kind] ?? 0) > 0, `some ${kind} was acknowledged`);
+  for (const { kind } of OPERATIONS) assert.ok((figures.requests.acked[kind] ?? 0) > 0, `some ${kind} was acknowledged`);
+  assert.ok(figures.uploadsVerified > 0, 'some uploaded file was read back after a restart');
   assert.ok(Object.keys(figures.requests.unknown).length > 0, 'the kills caught requests in flight');
 }
 

@@ -61,11 +61,17 @@ export class AttachmentService {
     return `${this.publicUrl}/oscal/v1/${model}/${id}/attachment/${resourceUuid}`;
   }
 
-  /** Whether an rlink href names this attachment: D9's absolute form, or the older relative ones. */
+  /**
+   * Whether an rlink href names this attachment: D9's absolute form, or the older relative ones.
+   * The absolute form is matched by its path alone: it was made under the public URL of its day,
+   * and a server restarted on another port or host, or a sibling on a shared database, must still
+   * serve the file (the store holds one only for this document's resource).
+   */
   private pointsHere(href: unknown, model: string, id: string, resourceUuid: string): boolean {
     if (typeof href !== 'string') return false;
     const tail = `/${id}/attachment/${resourceUuid}`;
-    return href === this.hrefOf(model, id, resourceUuid) || href === tail || href === `/oscal/v1/${model}${tail}` || href === `/${model}${tail}`;
+    const path = /^https?:\/\//i.test(href) && URL.canParse(href) ? new URL(href).pathname : href;
+    return path.endsWith(`/oscal/v1/${model}${tail}`) || path === tail || path === `/${model}${tail}`;
   }
 
   async list(identity: Identity, model: string, id: string): Promise<Record<string, unknown>[]> {

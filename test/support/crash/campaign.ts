@@ -38,7 +38,9 @@ export interface Figures {
   /** What the restarts showed of the unknown: took effect, did not, or cannot tell (the document was deleted since). */
   unknownSettled: { applied: number; notApplied: number; undetermined: number };
   verifications: number;
-  checked: { documents: number; revisions: number; blobs: number };
+  checked: { documents: number; revisions: number; blobs: number; files: number; plainFiles: number };
+  /** Uploads whose file a check after a restart read back whole (the others' resources were gone by then). */
+  uploadsVerified: number;
   /** The store as the last check found it. */
   final: { documents: number; gone: number; revisions: number };
   losses: string[];
@@ -56,7 +58,7 @@ export async function runCampaign(options: CampaignOptions): Promise<Figures> {
   const ledger = new Ledger();
   const figures: Figures = {
     kills: 0, restarts: 0, requests: { acked: {}, refused: {}, unknown: {} }, unknownSettled: { applied: 0, notApplied: 0, undetermined: 0 },
-    verifications: 0, checked: { documents: 0, revisions: 0, blobs: 0 }, final: { documents: 0, gone: 0, revisions: 0 }, losses: [], problems: [],
+    verifications: 0, checked: { documents: 0, revisions: 0, blobs: 0, files: 0, plainFiles: 0 }, uploadsVerified: 0, final: { documents: 0, gone: 0, revisions: 0 }, losses: [], problems: [],
   };
   let server = await TestServer.start({ dataDir, args });
   const token = server.adminToken();
@@ -73,6 +75,8 @@ export async function runCampaign(options: CampaignOptions): Promise<Figures> {
         figures.checked.documents += found.documents;
         figures.checked.revisions += found.revisions;
         figures.checked.blobs += found.blobs;
+        figures.checked.files += found.files;
+        figures.checked.plainFiles += found.plainFiles;
         figures.final = { documents: found.documents - found.gone, gone: found.gone, revisions: found.revisions };
         // A finding stands until the end, so later checks find it again: each is counted once.
         for (const loss of found.losses) if (!figures.losses.includes(loss)) figures.losses.push(loss);
@@ -86,6 +90,7 @@ export async function runCampaign(options: CampaignOptions): Promise<Figures> {
     rmSync(dataDir, { recursive: true, force: true });
   }
   for (const a of ledger.attempts) {
+    if (a.fileVerified) figures.uploadsVerified++;
     const tally = figures.requests[a.outcome];
     tally[a.kind] = (tally[a.kind] ?? 0) + 1;
     if (a.outcome !== 'unknown') continue;
@@ -106,12 +111,12 @@ async function loadThenKill(server: TestServer, token: string, ledger: Ledger, o
       const attempt = ledger.begin(kind, request.documentId, { ...(request.revision ? { revision: request.revision } : {}), deletes: request.deletes ?? false });
       try {
         const response = await api(server.url, request.method, request.path, {
-          token, timeoutMs: REQUEST_TIMEOUT_MS, ...(request.body ? { body: request.body, contentType: request.contentType! } : {}),
+          token, timeoutMs: REQUEST_TIMEOUT_MS, ...(request.body ? { body: request.body, contentType: request.contentType! } : {}), ...(request.headers ? { headers: request.headers } : {}),
         });
         ledger.answer(attempt, response.status);
         if (attempt.outcome === 'acked') {
           acked++;
-          request.onAck?.();
+          request.onAck?.(response, attempt);
         } else if (response.status !== 404) {
           // 404 is the one refusal a client can meet: a write racing the delete of its document.
           problems.push(`${kind} ${request.path} answered ${response.status}: ${response.text.slice(0, 300)}`);
@@ -142,7 +147,8 @@ export function describeFigures(backend: string, f: Figures): string[] {
     `  acknowledged ${total(f.requests.acked)} (${per(f.requests.acked)})`,
     `  refused ${total(f.requests.refused)} (${per(f.requests.refused)})`,
     `  in flight at a kill ${total(f.requests.unknown)} (${per(f.requests.unknown)}): took effect ${f.unknownSettled.applied}, did not ${f.unknownSettled.notApplied}, document deleted since ${f.unknownSettled.undetermined}`,
-    `  ${f.verifications} checks after restarts: ${f.checked.documents} documents, ${f.checked.revisions} revisions, ${f.checked.blobs} stored blob encodings hashed`,
+    `  ${f.verifications} checks after restarts: ${f.checked.documents} documents, ${f.checked.revisions} revisions, ${f.checked.files} files read back (${f.checked.plainFiles} of them kept plain, the others gzip), ${f.checked.blobs} stored blob encodings hashed`,
+    `  uploads acknowledged ${f.requests.acked.attach ?? 0}; uploads whose file a restart read back whole ${f.uploadsVerified}`,
     `  at the end: ${f.final.documents} documents with ${f.final.revisions} revisions, ${f.final.gone} gone`,
     `  losses: ${f.losses.length}; other problems: ${f.problems.length}`,
   ];

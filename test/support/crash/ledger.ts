@@ -10,8 +10,16 @@ export interface Attempt {
   /** The operation's name: create, put, delete, … */
   kind: string;
   documentId: string;
-  /** For a request that adds a revision: its mark (the document's metadata/version) and the sha-256 of the bytes sent. */
-  revision?: { marker: string; sha256: string };
+  /**
+   * For a request that adds a revision: its mark and the sha-256 of the bytes sent. A content
+   * write is marked by the document's metadata/version; an upload, which leaves the content as it
+   * was but for one more back-matter resource, by that resource's title (the file name sent).
+   */
+  revision?: { marker: string; sha256: string; upload?: boolean };
+  /** For an acknowledged upload: the resource its answer named, and the file hash it gave. */
+  resource?: { uuid: string; sha256: string };
+  /** For an upload: whether a check after a restart read its file back whole. */
+  fileVerified?: boolean;
   /** Whether it removes the document. */
   deletes: boolean;
   /** performance.now() just before the request left and just after its answer arrived. */

@@ -1,12 +1,13 @@
 /**
  * The crash test's operations, one small unit each: what to act on, what request to send, and what
- * the ledger learns when the server acknowledges it. A new kind of write (an attachment upload,
- * say) is one more unit in OPERATIONS.
+ * the ledger learns when the server acknowledges it. A new kind of write is one more unit in
+ * OPERATIONS.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { CONTENT_UUID_SCHEME } from '../../../src/oscal/identifiers.js';
 import { sha256 } from '../../../src/service/blobs.js';
-import type { Ledger } from './ledger.js';
+import type { ApiResponse } from '../http.js';
+import type { Attempt, Ledger } from './ledger.js';
 
 export interface PlannedRequest {
   documentId: string;
@@ -14,10 +15,11 @@ export interface PlannedRequest {
   path: string;
   body?: Buffer;
   contentType?: string;
-  revision?: { marker: string; sha256: string };
+  headers?: Record<string, string>;
+  revision?: Attempt['revision'];
   deletes?: boolean;
   /** What the ledger learns from a 2xx. */
-  onAck?: () => void;
+  onAck?: (response: ApiResponse, attempt: Attempt) => void;
 }
 
 export interface Operation {
@@ -84,7 +86,38 @@ const remove: Operation = {
   },
 };
 
-export const OPERATIONS: readonly Operation[] = [create, put, remove];
+/**
+ * A file of 1 KB to 2 MB, its size log-uniform so that most are small and some large: half hex
+ * text, which gzip shrinks and the store keeps compressed, half random bytes, kept as they came.
+ */
+function randomFile(): { bytes: Buffer; text: boolean } {
+  const size = Math.round(1024 * 2048 ** Math.random());
+  const text = Math.random() < 0.5;
+  return { bytes: text ? Buffer.from(randomBytes(Math.ceil(size / 2)).toString('hex').slice(0, size)) : randomBytes(size), text };
+}
+
+/** An upload: the file name is the mark, since the revision it makes keeps the document's metadata. */
+const attach: Operation = {
+  kind: 'attach',
+  weight: 3,
+  plan(ledger) {
+    const id = ledger.pickLive();
+    if (id === undefined) return undefined;
+    const { bytes, text } = randomFile();
+    const name = `${ledger.nextMarker()}.${text ? 'txt' : 'bin'}`;
+    return {
+      documentId: id, method: 'POST', path: `/oscal/v1/catalog/${id}/attachment`,
+      body: bytes, contentType: text ? 'text/plain' : 'application/octet-stream', headers: { 'content-disposition': `attachment; filename="${name}"` },
+      revision: { marker: name, sha256: sha256(bytes), upload: true },
+      onAck: (response, attempt) => {
+        const entry = response.json() as { uuid: string; rlinks?: { hashes?: { value: string }[] }[] };
+        attempt.resource = { uuid: entry.uuid, sha256: entry.rlinks?.[0]?.hashes?.[0]?.value ?? '' };
+      },
+    };
+  },
+};
+
+export const OPERATIONS: readonly Operation[] = [create, put, attach, remove];
 
 /** An operation chosen by weight; one that has nothing to act on yet falls back to a create. */
 export function planNext(ledger: Ledger): { kind: string; request: PlannedRequest } {
