@@ -720,6 +720,19 @@ function conformance(backend: string, open: () => Promise<Store>, cleanup: () =>
       ]);
     }));
 
+    test('putRendition and finishJob for a deleted document do nothing and leave no blob behind', withStore(async (store) => {
+      const a = '8f5c0000-0000-4000-8000-00000000000a';
+      const { jobs } = await store.createDocument(newDoc(a), revision('a1', fields('Gone soon'), { pending: ['xml'] }), audit('document.create', a));
+      const claimed = (await store.claimJob('worker'))!;
+      assert.equal(claimed.id, jobs[0]);
+      await store.deleteDocument(a, audit('document.delete', a));
+      const late = blobOf(Buffer.from('rendition made too late'), true);
+      await store.putRendition(a, 1, 'yaml', late);
+      await store.finishJob(claimed.id, { rendition: late });
+      assert.equal(await store.getRendition(a, 1, 'yaml'), undefined);
+      assert.equal(await store.getBlob(late.hash), undefined);
+    }));
+
     test('putRendition is idempotent; getRendition gives hash and size per revision and format', withStore(async (store) => {
       const id = 'bf0c0000-0000-4000-8000-000000000001';
       await store.createDocument(newDoc(id), revision('rend', fields('Renditions')), audit('document.create', id));

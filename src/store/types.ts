@@ -246,6 +246,7 @@ export interface Store {
   /** The grants on a document held by any of these principals. */
   grantsFor(id: string, principals: string[]): Promise<Grant[]>;
 
+  /** Does nothing when the document is gone (deleted while the rendition was made). */
   putRendition(id: string, revision: number, format: Format, blob: BlobInput): Promise<void>;
   /** The newest job making this rendition, if any. */
   findJob(id: string, revision: number, format: Format): Promise<JobRecord | undefined>;

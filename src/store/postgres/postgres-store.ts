@@ -309,8 +309,14 @@ export class PostgresStore implements Store {
     return rows.map((g) => ({ principal: g.principal as string, permission: g.permission as Grant['permission'] }));
   }
 
+  /** Keeps the document from being deleted until the transaction ends; false when it is gone. */
+  private async holdDocument(tx: Sql, id: string): Promise<boolean> {
+    return (await tx`SELECT 1 FROM documents WHERE id = ${id} FOR KEY SHARE`).length === 1;
+  }
+
   async putRendition(id: string, revision: number, format: Format, blob: BlobInput): Promise<void> {
     await this.sql.begin(async (tx) => {
+      if (!(await this.holdDocument(tx, id))) return;
       await this.putBlob(tx, blob);
       await tx`INSERT INTO renditions (document_id, revision, format, blob_hash) VALUES (${id}, ${revision}, ${format}, ${blob.hash}) ON CONFLICT DO NOTHING`;
     });
@@ -333,8 +339,12 @@ export class PostgresStore implements Store {
 
   async finishJob(id: string, result: { rendition: BlobInput } | { error: string }): Promise<void> {
     await this.sql.begin(async (tx) => {
+      // Locks are taken document first, then job, then blobs, the order a delete takes them in,
+      // so a worker finishing a job and a delete of its document cannot deadlock.
+      const [owner] = await tx`SELECT document_id FROM jobs WHERE id = ${id}`;
+      if (!owner || !(await this.holdDocument(tx, owner.document_id as string))) return; // the document was deleted meanwhile
       const [job] = await tx`SELECT * FROM jobs WHERE id = ${id} FOR UPDATE`;
-      if (!job) return; // the document was deleted meanwhile
+      if (!job) return;
       if ('error' in result) {
         await tx`UPDATE jobs SET status = 'failed', error = ${result.error}, updated_at = ${now()} WHERE id = ${id}`;
         return;

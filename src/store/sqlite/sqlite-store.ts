@@ -336,6 +336,8 @@ export class SqliteStore implements Store {
 
   async putRendition(id: string, revision: number, format: Format, blob: BlobInput): Promise<void> {
     this.db.transaction(() => {
+      // The document may have been deleted while its rendition was being made.
+      if (!this.stmt('SELECT 1 FROM documents WHERE id = ?').get(id)) return;
       this.putBlob(blob);
       this.stmt('INSERT INTO renditions (document_id, revision, format, blob_hash) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING').run(id, revision, format, blob.hash);
     }).immediate();
