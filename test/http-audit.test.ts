@@ -103,6 +103,38 @@ describe('every write and access change is audited', () => {
     assert.deepEqual([deleted!.actor, deleted!.action, deleted!['content-uuid']], ['wanda', 'document.delete', doc.id]);
   });
 
+  test('attachments, resources, snapshots and resolved snapshots: each change one entry', async () => {
+    const doc = document('audited files');
+    await entriesOf(() => api(server.url, 'POST', '/oscal/v1/catalog', json(writer, doc.body)), 201);
+    const path = `/oscal/v1/catalog/${doc.id}`;
+    const actions = async (write: () => Promise<ApiResponse>, status: number) => (await entriesOf(write, status)).map((e) => [e.actor, e.action, e['content-uuid']]);
+    let resource = '';
+    const posted = await actions(async () => {
+      const res = await api(server.url, 'POST', `${path}/attachment`, { token: writer, body: 'evidence', contentType: 'text/plain' });
+      resource = res.json().uuid;
+      return res;
+    }, 201);
+    assert.deepEqual(posted, [['wanda', 'attachment.create', doc.id]]);
+    assert.deepEqual(await actions(() => api(server.url, 'PUT', `${path}/attachment/${resource}`, { token: writer, body: 'evidence v2', contentType: 'text/plain' }), 204), [['wanda', 'attachment.replace', doc.id]]);
+    const entry = (await api(server.url, 'GET', `${path}/attachment/${resource}/resource`, { token: writer })).json();
+    assert.deepEqual(await actions(() => api(server.url, 'PUT', `${path}/attachment/${resource}/resource`, json(writer, JSON.stringify({ ...entry, title: 'Renamed' }))), 204), [['wanda', 'resource.replace', doc.id]]);
+    assert.deepEqual(await actions(() => api(server.url, 'DELETE', `${path}/attachment/${resource}`, { token: writer }), 204), [['wanda', 'attachment.delete', doc.id]]);
+    let snapshot = '';
+    assert.deepEqual(await actions(async () => {
+      const res = await api(server.url, 'POST', `${path}/snapshot`, { token: writer });
+      snapshot = res.json()['snapshot-id'];
+      return res;
+    }, 201), [['wanda', 'snapshot.create', doc.id]]);
+    assert.deepEqual(await actions(() => api(server.url, 'PUT', `${path}/snapshot/${snapshot}`, json(writer, '{"snapshot":{"labels":["x"]}}')), 200), [['wanda', 'snapshot.update', doc.id]]);
+    assert.deepEqual(await actions(() => api(server.url, 'DELETE', `${path}/snapshot/${snapshot}`, { token: writer }), 204), [['wanda', 'snapshot.delete', doc.id]]);
+    const profile = JSON.stringify({ profile: { uuid: randomUUID(), metadata: { title: 'Audited profile', 'last-modified': '2024-01-01T00:00:00Z', version: '1', 'oscal-version': '1.1.2' }, imports: [{ href: `../catalog/${doc.id}`, 'include-all': {} }] } });
+    const created = await api(server.url, 'POST', '/oscal/v1/profile', json(writer, profile));
+    const profileId = created.json()['profile-list'][0]['content-uuid'];
+    assert.deepEqual(await actions(() => api(server.url, 'POST', `/oscal/v1/profile/${profileId}/resolved-snapshot`, { token: writer }), 201), [['wanda', 'resolved-snapshot.create', profileId]]);
+    // Reading leaves nothing.
+    assert.deepEqual(await actions(() => api(server.url, 'GET', `/oscal/v1/profile/${profileId}/resolved-catalog`, { token: writer }), 200), []);
+  });
+
   test('registry upsert (create, then a version), upload (update), version delete', async () => {
     const doc = document('audited registry');
     const path = `/api/v1/catalogs/${doc.id}`;

@@ -216,7 +216,8 @@ async function providerToken(user: string, role: string, groups: string[]): Prom
 before(async () => {
   signingKey = await rsaSigningKey(KID);
   provider = await TestProvider.listen({ signingKey, clients: [WEB], users: {}, resources: [API_AUDIENCE] });
-  server = await TestServer.start({ args: ['--oidc-issuer', provider.issuer, '--oidc-client-id', WEB.id, '--oidc-audience', API_AUDIENCE] });
+  // The matrix presents many refused credentials on purpose; the limit on them is tested apart.
+  server = await TestServer.start({ args: ['--oidc-issuer', provider.issuer, '--oidc-client-id', WEB.id, '--oidc-audience', API_AUDIENCE, '--auth-failure-limit', '0'] });
   await provider.serve([`${server.url}/auth/callback`]);
   tokens.admin = server.adminToken();
   for (const [who, role] of Object.entries(ROLE) as [keyof typeof ROLE, string][]) tokens[who] = await providerToken(NAME[who].replace(/^oidc:/, ''), role, []);
