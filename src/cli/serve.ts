@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { signInSettings, type SignInOptions } from '../auth/oidc-settings.js';
 import { createToken, expiryFrom } from '../auth/tokens.js';
-import { buildApp, type AppOptions } from '../http/app.js';
+import type { AppOptions } from '../http/app.js';
 import { parseCorsOrigins } from '../http/cors.js';
 import type { TlsFiles } from '../http/server-factory.js';
 import { RenditionWorkers } from '../service/rendition-workers.js';
@@ -130,6 +130,8 @@ export function serveCommand(): Command {
       const publicUrl = (opts.publicUrl ?? `${protections.tls ? 'https' : 'http'}://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`).replace(/\/+$/, '');
       const signIn = signInSettings(opts, { publicUrl, dataDir: opts.data, sharedStore: Boolean(opts.databaseUrl) });
       const workers = new RenditionWorkers(Number(opts.workers), storeConfig, (e) => app.log.error({ err: e }, 'rendition worker failed'));
+      // The server's modules load only when serving, so the other commands start quickly.
+      const { buildApp } = await import('../http/app.js');
       const app = await buildApp({
         store, workers, publicUrl, maxBody: parseSize(opts.maxBody), maxAttachment: parseSize(opts.maxAttachment),
         tokenCacheMs: opts.tokenCache * 1000,
