@@ -1,6 +1,17 @@
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 export const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
 
+/** An attribute as the parser reports it. */
+export interface Attribute {
+  name: string;
+  value: string;
+}
+
+/** Whether an attribute binds a namespace prefix (xmlns="..." or xmlns:p="..."). */
+export function isDeclaration(name: string): boolean {
+  return name.charCodeAt(0) === 120 /* x */ && (name === 'xmlns' || name.startsWith('xmlns:'));
+}
+
 interface Scope {
   depth: number;
   prefixes: Record<string, string | undefined>;
@@ -16,12 +27,12 @@ export class NamespaceScopes {
   private prefixes = this.scopes[0]!.prefixes;
 
   /** Takes in the declarations on an element at `depth` (1 for the root). */
-  open(attributes: Record<string, string>, depth: number): void {
+  open(attributes: readonly Attribute[], depth: number): void {
     let declared: Record<string, string | undefined> | undefined;
-    for (const name in attributes) {
-      if (name.charCodeAt(0) !== 120 /* x */ || !(name === 'xmlns' || name.startsWith('xmlns:'))) continue;
+    for (const { name, value } of attributes) {
+      if (!isDeclaration(name)) continue;
       declared ??= { ...this.prefixes };
-      declared[name === 'xmlns' ? '' : name.slice(6)] = attributes[name];
+      declared[name === 'xmlns' ? '' : name.slice(6)] = value;
     }
     if (declared) {
       this.scopes.push({ depth, prefixes: declared });
