@@ -23,6 +23,12 @@ interface Scope {
  * their namespace once on the root, so here a scope is pushed only where a declaration occurs.
  */
 export class NamespaceScopes {
+  /**
+   * URIs the reader compares against: a declared one is replaced by this same string, so that
+   * comparing it is comparing pointers rather than the text of a slice of the document.
+   */
+  constructor(private readonly known: readonly string[] = []) {}
+
   private readonly scopes: Scope[] = [{ depth: 0, prefixes: { '': '', xml: XML_NS, xmlns: XMLNS_NS } }];
   private prefixes = this.scopes[0]!.prefixes;
 
@@ -32,7 +38,7 @@ export class NamespaceScopes {
     for (const { name, value } of attributes) {
       if (!isDeclaration(name)) continue;
       declared ??= { ...this.prefixes };
-      declared[name === 'xmlns' ? '' : name.slice(6)] = value;
+      declared[name === 'xmlns' ? '' : name.slice(6)] = this.known.find((uri) => uri === value) ?? value;
     }
     if (declared) {
       this.scopes.push({ depth, prefixes: declared });

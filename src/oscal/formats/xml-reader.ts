@@ -1,11 +1,11 @@
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { OscalError } from '../errors.js';
-import { BLOCK_ELEMENTS, MarkupError, markupToMarkdown, type MarkupElement, type MarkupNode } from '../markup/index.js';
-import { modelFor, modelNames, type ChildBinding, type FieldBinding, type OscalModel, type XmlEntry } from '../model/model.js';
+import { BLOCK_ELEMENTS, knownName, MarkupError, markupToMarkdown, type MarkupElement, type MarkupNode } from '../markup/index.js';
+import { modelFor, modelNames, type AssemblyBinding, type ChildBinding, type FieldBinding, type OscalModel, type XmlEntry } from '../model/model.js';
 import type { ParsedDocument } from './document.js';
 import { groupForJson } from './groups.js';
 import { positionAt, type Position } from './positions.js';
-import { onlySpace } from './xml-space.js';
+import { onlySpace, tagStart } from './xml-space.js';
 import { isDeclaration, localName, NamespaceScopes, XMLNS_NS, type Attribute } from './xml-namespaces.js';
 import { describeType, scalarFromText } from './scalars.js';
 
@@ -111,11 +111,22 @@ const NO_VALUES: unknown[] = Object.freeze([]) as unknown as unknown[];
 const NO_ATTRIBUTES: Record<string, string> = Object.freeze({}) as Record<string, string>;
 const NOT_WHITESPACE = /\S/;
 
+/**
+ * Compares a name from the document with one from the model character by character: V8 compares
+ * a two-byte string (any slice of a document with a character beyond Latin-1) with a one-byte
+ * one of the same length in its runtime, far slower than this loop over a short name.
+ */
+function sameName(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) return false;
+  return true;
+}
+
 /** The entry an element is, searched from the last one found (the same child often repeats). */
 function entryFor(frame: AssemblyFrame, entries: XmlEntry[], name: string): XmlEntry | undefined {
   const count = entries.length;
   for (let tried = 0, i = frame.next; tried < count; tried++, i = i + 1 === count ? 0 : i + 1) {
-    if (entries[i]!.name === name) {
+    if (sameName(entries[i]!.name, name)) {
       frame.next = i;
       return entries[i];
     }
@@ -158,7 +169,7 @@ export function readXml(text: string, positions?: Map<string, Position>): Parsed
  */
 function parseXml(text: string, model: OscalModel, positions: Map<string, Position> | undefined, everyText: boolean): ParsedDocument {
   const parser = new SaxesParser({ xmlns: false, position: true });
-  const namespaces = new NamespaceScopes();
+  const namespaces = new NamespaceScopes([OSCAL_NS, XSI_NS]);
   // The attributes of the element being opened, the first attributeCount of these, collected as
   // saxes reports them: the object it gathers them in is in dictionary mode, slow to enumerate.
   const attributes: Attribute[] = [];
@@ -196,7 +207,7 @@ function parseXml(text: string, model: OscalModel, positions: Map<string, Positi
     }
   };
 
-  const openMarkup = (tag: SaxesTagPlain, uri: string | undefined, into: MarkupNode[]): void => {
+  const openMarkup = (tag: SaxesTagPlain, uri: string | undefined, local: string, into: MarkupNode[]): void => {
     let attrs = NO_ATTRIBUTES;
     for (let i = 0; i < attributeCount; i++) {
       const { name, value } = attributes[i]!;
@@ -205,7 +216,7 @@ function parseXml(text: string, model: OscalModel, positions: Map<string, Positi
       attrs[name] = value;
     }
     if (uri !== OSCAL_NS) fail('invalid-markup', `element <${tag.name}> is not in the OSCAL namespace ${OSCAL_NS}`);
-    const element: MarkupElement = { name: localName(tag.name), attrs, children: [], line: tagLine, column: tagColumn };
+    const element: MarkupElement = { name: knownName(local), attrs, children: [], line: tagLine, column: tagColumn };
     into.push(element);
     stack.push(element);
   };
@@ -251,14 +262,14 @@ function parseXml(text: string, model: OscalModel, positions: Map<string, Positi
     else parser.off('text');
   };
 
-  /** The text before a tag that starts at `end`, when it was not handed over. */
-  const checkUnhandledText = (end: number): void => {
-    if (!textHandled && stack.length > 0 && !onlySpace(text, textFrom, end)) throw new Error('text between elements');
+  /** The text before the tag just read, when it was not handed over. */
+  const checkUnhandledText = (): void => {
+    if (!textHandled && stack.length > 0 && !onlySpace(text, textFrom, tagStart(text, parser.position - 1))) throw new Error('text between elements');
   };
 
   // Fired just past the name (and the character after it): step back to the '<'.
   parser.on('opentagstart', (tag) => {
-    checkUnhandledText(text.lastIndexOf('<', parser.position - 1));
+    checkUnhandledText();
     tagLine = parser.line;
     tagColumn = parser.column - tag.name.length - 1;
     attributeCount = 0;
@@ -297,16 +308,16 @@ function parseXml(text: string, model: OscalModel, positions: Map<string, Positi
       return;
     }
     if (!('kind' in top)) {
-      openMarkup(tag, uri, top.children);
+      openMarkup(tag, uri, local, top.children);
       return;
     }
     switch (top.kind) {
       case 'field':
         if (!top.isMarkup) fail('unknown-element', `<${top.child.name}> holds only text; element <${tag.name}> is not allowed in it`);
-        openMarkup(tag, uri, top.markup);
+        openMarkup(tag, uri, local, top.markup);
         return;
       case 'wrapper': {
-        if (uri !== OSCAL_NS || local !== top.child.name) fail('unknown-element', `<${top.child.wrapper}> may contain only <${top.child.name}> elements, not <${tag.name}>`);
+        if (uri !== OSCAL_NS || !sameName(local, top.child.name)) fail('unknown-element', `<${top.child.wrapper}> may contain only <${top.child.name}> elements, not <${tag.name}>`);
         openChild(top.parent, top.child, top.position);
         return;
       }
@@ -320,7 +331,7 @@ function parseXml(text: string, model: OscalModel, positions: Map<string, Positi
         }
         if (index.unwrapped && uri === OSCAL_NS && BLOCK_ELEMENTS.has(local)) {
           if (positions && !top.unwrapped) positions.set(`${top.pointer}/${index.unwrapped.json}`, { line: tagLine, column: tagColumn });
-          openMarkup(tag, uri, (top.unwrapped ??= []));
+          openMarkup(tag, uri, local, (top.unwrapped ??= []));
           return;
         }
         const allowed = index.xml.map((e) => e.name);
@@ -354,7 +365,7 @@ function parseXml(text: string, model: OscalModel, positions: Map<string, Positi
   handleText();
 
   parser.on('closetag', (tag) => {
-    if (!tag.isSelfClosing) checkUnhandledText(text.lastIndexOf('</', parser.position - 1));
+    if (!tag.isSelfClosing) checkUnhandledText();
     closeElement();
     handleText();
     textFrom = parser.position;
@@ -388,7 +399,7 @@ function parseXml(text: string, model: OscalModel, positions: Map<string, Positi
   };
 
   const addValue = (parent: AssemblyFrame, child: ChildBinding, position: number, value: unknown): void => {
-    if (parent.values === NO_VALUES) parent.values = [];
+    if (parent.values === NO_VALUES) parent.values = new Array((model.defs[parent.def] as AssemblyBinding).children.length);
     storeValue(parent, child, position, value);
   };
 

@@ -1,3 +1,10 @@
+/** Where the tag that `at` is inside starts: the '<' at or before it. */
+export function tagStart(text: string, at: number): number {
+  let i = at;
+  while (i > 0 && text.charCodeAt(i) !== 0x3c) i--;
+  return i;
+}
+
 /**
  * Whether `text` from `from` to `to` holds nothing but XML whitespace, comments and processing
  * instructions. Meant for a stretch saxes has already parsed, so each construct is complete;
