@@ -60,6 +60,19 @@ describe('XML reader', () => {
     assert.match(e.message, /text "stray words" is not allowed directly in <metadata>/);
   });
 
+  test('between elements: comments, processing instructions and blank CDATA pass, any other text is refused where it stands', () => {
+    const quiet = parseOscal(catalogXml('\n    <!-- a <comment> -->\n    <?pi x?>\n    <![CDATA[ ]]>&#32;', '\n  <!---->'));
+    assert.equal((quiet.content.catalog as { metadata: { version: string } }).metadata.version, '1.0');
+    for (const [stray, column] of [['<!-- c -->stray', 20], ['&amp;', 10], ['<![CDATA[x]]>', 17], ['<?pi?> x', 13]] as const) {
+      const e = xmlError(catalogXml(`\n    ${stray}<published>2024-01-01T00:00:00Z</published>`));
+      assert.equal(e.code, 'unknown-element', stray);
+      assert.match(e.message, /is not allowed directly in <metadata>/, stray);
+      assert.deepEqual([e.line, e.column], [8, column], stray);
+    }
+    const beforeClose = xmlError(catalogXml('', '\n  <!-- c --> x'));
+    assert.match(beforeClose.message, /text "x" is not allowed directly in <catalog>/);
+  });
+
   test('a single-valued element given twice is refused rather than one value lost', () => {
     const e = xmlError(catalogXml('\n    <published>2024-01-01T00:00:00Z</published><published>2024-01-02T00:00:00Z</published>'));
     assert.equal(e.code, 'invalid-structure');

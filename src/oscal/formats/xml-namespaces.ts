@@ -1,6 +1,17 @@
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 export const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
 
+/** An attribute as the parser reports it. */
+export interface Attribute {
+  name: string;
+  value: string;
+}
+
+/** Whether an attribute binds a namespace prefix (xmlns="..." or xmlns:p="..."). */
+export function isDeclaration(name: string): boolean {
+  return name.charCodeAt(0) === 120 /* x */ && (name === 'xmlns' || name.startsWith('xmlns:'));
+}
+
 interface Scope {
   depth: number;
   prefixes: Record<string, string | undefined>;
@@ -12,16 +23,22 @@ interface Scope {
  * their namespace once on the root, so here a scope is pushed only where a declaration occurs.
  */
 export class NamespaceScopes {
+  /**
+   * URIs the reader compares against: a declared one is replaced by this same string, so that
+   * comparing it is comparing pointers rather than the text of a slice of the document.
+   */
+  constructor(private readonly known: readonly string[] = []) {}
+
   private readonly scopes: Scope[] = [{ depth: 0, prefixes: { '': '', xml: XML_NS, xmlns: XMLNS_NS } }];
   private prefixes = this.scopes[0]!.prefixes;
 
   /** Takes in the declarations on an element at `depth` (1 for the root). */
-  open(attributes: Record<string, string>, depth: number): void {
+  open(attributes: readonly Attribute[], depth: number): void {
     let declared: Record<string, string | undefined> | undefined;
-    for (const name in attributes) {
-      if (name.charCodeAt(0) !== 120 /* x */ || !(name === 'xmlns' || name.startsWith('xmlns:'))) continue;
+    for (const { name, value } of attributes) {
+      if (!isDeclaration(name)) continue;
       declared ??= { ...this.prefixes };
-      declared[name === 'xmlns' ? '' : name.slice(6)] = attributes[name];
+      declared[name === 'xmlns' ? '' : name.slice(6)] = this.known.find((uri) => uri === value) ?? value;
     }
     if (declared) {
       this.scopes.push({ depth, prefixes: declared });

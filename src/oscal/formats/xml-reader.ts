@@ -1,12 +1,13 @@
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { OscalError } from '../errors.js';
-import { BLOCK_ELEMENTS, MarkupError, markupToMarkdown, type MarkupElement, type MarkupNode } from '../markup/index.js';
-import { modelFor, modelNames, type ChildBinding, type FieldBinding, type OscalModel } from '../model/model.js';
+import { BLOCK_ELEMENTS, knownName, MarkupError, markupToMarkdown, type MarkupElement, type MarkupNode } from '../markup/index.js';
+import { modelFor, modelNames, type AssemblyBinding, type ChildBinding, type FieldBinding, type OscalModel, type XmlEntry } from '../model/model.js';
 import type { ParsedDocument } from './document.js';
 import { MAX_NESTING, tooDeep } from './nesting.js';
 import { groupForJson } from './groups.js';
 import { positionAt, type Position } from './positions.js';
-import { localName, NamespaceScopes, XMLNS_NS } from './xml-namespaces.js';
+import { onlySpace, tagStart } from './xml-space.js';
+import { isDeclaration, localName, NamespaceScopes, XMLNS_NS, type Attribute } from './xml-namespaces.js';
 import { describeType, scalarFromText } from './scalars.js';
 
 export const OSCAL_NS = 'http://csrc.nist.gov/ns/oscal/1.0';
@@ -72,6 +73,8 @@ interface AssemblyFrame {
   def: number;
   name: string;
   obj: Record<string, unknown>;
+  /** Where the search for the next child element starts: the entry of the last one found. */
+  next: number;
   /** Each child's value (or list of values, when it repeats), by position in the definition's children. */
   values: unknown[];
   unwrapped?: MarkupNode[];
@@ -109,6 +112,29 @@ const NO_VALUES: unknown[] = Object.freeze([]) as unknown as unknown[];
 const NO_ATTRIBUTES: Record<string, string> = Object.freeze({}) as Record<string, string>;
 const NOT_WHITESPACE = /\S/;
 
+/**
+ * Compares a name from the document with one from the model character by character: V8 compares
+ * a two-byte string (any slice of a document with a character beyond Latin-1) with a one-byte
+ * one of the same length in its runtime, far slower than this loop over a short name.
+ */
+function sameName(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) return false;
+  return true;
+}
+
+/** The entry an element is, searched from the last one found (the same child often repeats). */
+function entryFor(frame: AssemblyFrame, entries: XmlEntry[], name: string): XmlEntry | undefined {
+  const count = entries.length;
+  for (let tried = 0, i = frame.next; tried < count; tried++, i = i + 1 === count ? 0 : i + 1) {
+    if (sameName(entries[i]!.name, name)) {
+      frame.next = i;
+      return entries[i];
+    }
+  }
+  return undefined;
+}
+
 function appendText(nodes: MarkupNode[], text: string): void {
   const last = nodes.length - 1;
   if (last >= 0 && typeof nodes[last] === 'string') nodes[last] = (nodes[last] as string) + text;
@@ -125,22 +151,48 @@ export function readXml(text: string, positions?: Map<string, Position>): Parsed
   const version = declaredVersion(text);
   if (version === undefined) assertWellFormed(text);
   const model: OscalModel = modelFor(version, rootAt < 0 ? '*' : rootName(text, rootAt));
+  try {
+    return parseXml(text, model, positions, false);
+  } catch {
+    // Whatever stopped the quick pass, the pass that is handed every text reports it, and
+    // exactly where and as it always has.
+    positions?.clear();
+    return parseXml(text, model, positions, true);
+  }
+}
+
+/**
+ * The streaming pass. Between the elements of an assembly only whitespace may stand, and saxes
+ * would slice out every indentation run to hand it over; unless `everyText` is set, its text
+ * handler is unset there and each run is looked at in the document instead, when the next tag
+ * comes. A run that is more than whitespace, comments and processing instructions throws, for
+ * the caller to read the document again with every text handed over.
+ */
+function parseXml(text: string, model: OscalModel, positions: Map<string, Position> | undefined, everyText: boolean): ParsedDocument {
   const parser = new SaxesParser({ xmlns: false, position: true });
-  const namespaces = new NamespaceScopes();
+  const namespaces = new NamespaceScopes([OSCAL_NS, XSI_NS]);
+  // The attributes of the element being opened, the first attributeCount of these, collected as
+  // saxes reports them: the object it gathers them in is in dictionary mode, slow to enumerate.
+  const attributes: Attribute[] = [];
+  let attributeCount = 0;
+  let declares = false;
   const stack: Frame[] = [];
   const field: FieldFrame = { kind: 'field', child: undefined!, position: 0, parent: undefined!, def: undefined!, flags: NO_FLAGS, text: '', isMarkup: false, markup: [] };
   let result: ParsedDocument | undefined;
   let tagLine = 1;
   let tagColumn = 1;
+  let textHandled = true;
+  /** Where the text after the last tag starts. */
+  let textFrom = 0;
 
   const fail = (code: ConstructorParameters<typeof OscalError>[0], message: string, line = tagLine, column = tagColumn): never => {
     throw new OscalError(code, message, { line, column });
   };
 
-  const flagValues = (tag: SaxesTagPlain, def: number, target: Record<string, unknown>, element: string): void => {
+  const flagValues = (def: number, target: Record<string, unknown>, element: string): void => {
     const flags = model.index(def).flags;
-    const attributes = tag.attributes;
-    for (const name in attributes) {
+    for (let i = 0; i < attributeCount; i++) {
+      const { name, value: raw } = attributes[i]!;
       const uri = namespaces.attributeUri(name);
       if (uri === XMLNS_NS || uri === XSI_NS) continue;
       const flag = uri === '' ? flags.get(name) : undefined;
@@ -149,22 +201,23 @@ export function readXml(text: string, positions?: Map<string, Position>): Parsed
         fail('unknown-element', `attribute ${name} is not allowed on <${element}>` +
           (allowed.length ? `; allowed: ${allowed.join(', ')}` : '; it takes no attributes'));
       } else {
-        const value = scalarFromText(attributes[name]!, flag.type);
-        if (value === undefined) fail('invalid-value', `attribute ${name} of <${element}> must be ${describeType(flag.type)}, not ${JSON.stringify(attributes[name])}`);
+        const value = scalarFromText(raw, flag.type);
+        if (value === undefined) fail('invalid-value', `attribute ${name} of <${element}> must be ${describeType(flag.type)}, not ${JSON.stringify(raw)}`);
         target[flag.name] = value;
       }
     }
   };
 
-  const openMarkup = (tag: SaxesTagPlain, uri: string | undefined, into: MarkupNode[]): void => {
+  const openMarkup = (tag: SaxesTagPlain, uri: string | undefined, local: string, into: MarkupNode[]): void => {
     let attrs = NO_ATTRIBUTES;
-    for (const name in tag.attributes) {
+    for (let i = 0; i < attributeCount; i++) {
+      const { name, value } = attributes[i]!;
       if (namespaces.attributeUri(name) === XMLNS_NS) continue;
       if (attrs === NO_ATTRIBUTES) attrs = {};
-      attrs[name] = tag.attributes[name]!;
+      attrs[name] = value;
     }
     if (uri !== OSCAL_NS) fail('invalid-markup', `element <${tag.name}> is not in the OSCAL namespace ${OSCAL_NS}`);
-    const element: MarkupElement = { name: localName(tag.name), attrs, children: [], line: tagLine, column: tagColumn };
+    const element: MarkupElement = { name: knownName(local), attrs, children: [], line: tagLine, column: tagColumn };
     into.push(element);
     stack.push(element);
   };
@@ -177,12 +230,12 @@ export function readXml(text: string, positions?: Map<string, Position>): Parsed
     return pointer;
   };
 
-  const openChild = (tag: SaxesTagPlain, parent: AssemblyFrame, child: ChildBinding, position: number): void => {
+  const openChild = (parent: AssemblyFrame, child: ChildBinding, position: number): void => {
     const target = model.defs[child.def]!;
     const pointer = positions ? record(parent, child, position) : undefined;
     if (target.kind === 'assembly') {
-      const frame: AssemblyFrame = { kind: 'assembly', def: child.def, name: child.name, obj: {}, values: NO_VALUES, pointer };
-      flagValues(tag, child.def, frame.obj, child.name);
+      const frame: AssemblyFrame = { kind: 'assembly', def: child.def, name: child.name, obj: {}, next: 0, values: NO_VALUES, pointer };
+      flagValues(child.def, frame.obj, child.name);
       addValue(parent, child, position, frame.obj);
       stack.push(frame);
       return;
@@ -196,20 +249,49 @@ export function readXml(text: string, positions?: Map<string, Position>): Parsed
     field.text = '';
     field.isMarkup = target.type === 'markup-line' || target.type === 'markup-multiline';
     field.markup.length = 0;
-    flagValues(tag, child.def, field.flags, child.name);
+    flagValues(child.def, field.flags, child.name);
     stack.push(field);
+  };
+
+  /** Hands text over where the open element takes any, or always when `everyText` is set. */
+  const handleText = (): void => {
+    const top = stack[stack.length - 1];
+    const wanted = everyText || (top !== undefined && (!('kind' in top) || top.kind === 'field'));
+    if (wanted === textHandled) return;
+    textHandled = wanted;
+    if (wanted) parser.on('text', onText);
+    else parser.off('text');
+  };
+
+  /** The text before the tag just read, when it was not handed over. */
+  const checkUnhandledText = (): void => {
+    if (!textHandled && stack.length > 0 && !onlySpace(text, textFrom, tagStart(text, parser.position - 1))) throw new Error('text between elements');
   };
 
   // Fired just past the name (and the character after it): step back to the '<'.
   parser.on('opentagstart', (tag) => {
+    checkUnhandledText();
     tagLine = parser.line;
     tagColumn = parser.column - tag.name.length - 1;
+    attributeCount = 0;
+    declares = false;
+  });
+
+  parser.on('attribute', (attribute) => {
+    attributes[attributeCount++] = attribute;
+    if (isDeclaration(attribute.name)) declares = true;
   });
 
   parser.on('opentag', (tag) => {
+    openElement(tag);
+    handleText();
+    textFrom = parser.position;
+  });
+
+  const openElement = (tag: SaxesTagPlain): void => {
     if (stack.length >= MAX_NESTING) throw tooDeep({ line: tagLine, column: tagColumn });
     const top = stack[stack.length - 1];
-    namespaces.open(tag.attributes, stack.length + 1);
+    if (declares) namespaces.open(attributes.slice(0, attributeCount), stack.length + 1);
     const uri = namespaces.elementUri(tag.name);
     if (uri === undefined) fail('malformed', `the prefix of <${tag.name}> is not declared`);
     const local = localName(tag.name);
@@ -221,45 +303,45 @@ export function readXml(text: string, positions?: Map<string, Position>): Parsed
         if (modelNames().includes(local)) fail('model-not-in-version', `<${local}> is not a model of OSCAL ${model.version}; it has: ${Object.keys(model.roots).join(', ')}`);
         fail('unknown-root', `<${local}> is not an OSCAL model; expected one of: ${modelNames().join(', ')}`);
       }
-      const frame: AssemblyFrame = { kind: 'assembly', def: def!, name: local, obj: {}, values: [], pointer: `/${local}` };
+      const frame: AssemblyFrame = { kind: 'assembly', def: def!, name: local, obj: {}, next: 0, values: [], pointer: `/${local}` };
       positions?.set('', { line: tagLine, column: tagColumn }).set(frame.pointer!, { line: tagLine, column: tagColumn });
-      flagValues(tag, def!, frame.obj, local);
+      flagValues(def!, frame.obj, local);
       stack.push(frame);
       return;
     }
     if (!('kind' in top)) {
-      openMarkup(tag, uri, top.children);
+      openMarkup(tag, uri, local, top.children);
       return;
     }
     switch (top.kind) {
       case 'field':
         if (!top.isMarkup) fail('unknown-element', `<${top.child.name}> holds only text; element <${tag.name}> is not allowed in it`);
-        openMarkup(tag, uri, top.markup);
+        openMarkup(tag, uri, local, top.markup);
         return;
       case 'wrapper': {
-        if (uri !== OSCAL_NS || local !== top.child.name) fail('unknown-element', `<${top.child.wrapper}> may contain only <${top.child.name}> elements, not <${tag.name}>`);
-        openChild(tag, top.parent, top.child, top.position);
+        if (uri !== OSCAL_NS || !sameName(local, top.child.name)) fail('unknown-element', `<${top.child.wrapper}> may contain only <${top.child.name}> elements, not <${tag.name}>`);
+        openChild(top.parent, top.child, top.position);
         return;
       }
       case 'assembly': {
         const index = model.index(top.def);
-        const entry = uri === OSCAL_NS ? index.xml.get(local) : undefined;
+        const entry = uri === OSCAL_NS ? entryFor(top, index.xml, local) : undefined;
         if (entry) {
           if (entry.isWrapper) stack.push({ kind: 'wrapper', child: entry.child, position: entry.position, parent: top });
-          else openChild(tag, top, entry.child, entry.position);
+          else openChild(top, entry.child, entry.position);
           return;
         }
         if (index.unwrapped && uri === OSCAL_NS && BLOCK_ELEMENTS.has(local)) {
           if (positions && !top.unwrapped) positions.set(`${top.pointer}/${index.unwrapped.json}`, { line: tagLine, column: tagColumn });
-          openMarkup(tag, uri, (top.unwrapped ??= []));
+          openMarkup(tag, uri, local, (top.unwrapped ??= []));
           return;
         }
-        const allowed = [...index.xml.keys()];
+        const allowed = index.xml.map((e) => e.name);
         fail('unknown-element', `element <${tag.name}> is not allowed in <${top.name}>` +
           (allowed.length ? `; allowed: ${allowed.join(', ')}` : '') + (index.unwrapped ? ', and prose blocks' : ''));
       }
     }
-  });
+  };
 
   const onText = (t: string): void => {
     const top = stack[stack.length - 1];
@@ -282,8 +364,16 @@ export function readXml(text: string, positions?: Map<string, Position>): Parsed
   };
   parser.on('text', onText);
   parser.on('cdata', onText);
+  handleText();
 
-  parser.on('closetag', () => {
+  parser.on('closetag', (tag) => {
+    if (!tag.isSelfClosing) checkUnhandledText();
+    closeElement();
+    handleText();
+    textFrom = parser.position;
+  });
+
+  const closeElement = (): void => {
     namespaces.close(stack.length);
     const frame = stack.pop()!;
     if (!('kind' in frame)) return;
@@ -297,7 +387,7 @@ export function readXml(text: string, positions?: Map<string, Position>): Parsed
         finishAssembly(frame);
         if (stack.length === 0) result = { model: frame.name, version: model.version, content: { [frame.name]: frame.obj } };
     }
-  });
+  };
 
   const storeValue = (parent: AssemblyFrame, child: ChildBinding, position: number, value: unknown): void => {
     if (child.group) {
@@ -311,7 +401,7 @@ export function readXml(text: string, positions?: Map<string, Position>): Parsed
   };
 
   const addValue = (parent: AssemblyFrame, child: ChildBinding, position: number, value: unknown): void => {
-    if (parent.values === NO_VALUES) parent.values = [];
+    if (parent.values === NO_VALUES) parent.values = new Array((model.defs[parent.def] as AssemblyBinding).children.length);
     storeValue(parent, child, position, value);
   };
 
@@ -367,6 +457,7 @@ export function readXml(text: string, positions?: Map<string, Position>): Parsed
 
   // No 'error' or 'doctype' handler: saxes throws on errors by itself, and each extra handler
   // property measurably slows its character loop (a 5x slowdown was seen with all of them set).
+  // The document goes in as one chunk, so saxes' position is an index into `text`.
   try {
     parser.write(text).close();
   } catch (e) {

@@ -54,6 +54,17 @@ const RULES = new Map<string, ContentRule>([
   ['th', rule(INLINE, 'any', ['align'])],
 ]);
 
+const NAMES = new Map([...RULES.keys()].map((name) => [name, name]));
+
+/**
+ * The model's own string for an element name. A parser's names are new strings (two-byte ones
+ * when the document has any character beyond Latin-1, which V8 compares with one-byte strings
+ * in its runtime); with this one, the converters' many lookups and comparisons compare pointers.
+ */
+export function knownName(name: string): string {
+  return NAMES.get(name) ?? name;
+}
+
 function contextLabel(context: string): string {
   return context === MARKUP_LINE ? 'markup-line' : context === MARKUP_MULTILINE ? 'markup-multiline' : `<${context}>`;
 }

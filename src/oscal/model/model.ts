@@ -5,11 +5,23 @@ import { SUPPORTED_VERSIONS, generatedFile } from './versions.js';
 
 export type { AssemblyBinding, ChildBinding, DefinitionBinding, FieldBinding, FlagBinding };
 
+/** An XML element a definition may contain: a child, or the wrapper element of one. */
+export interface XmlEntry {
+  name: string;
+  child: ChildBinding;
+  /** Position of the child in the definition's children. */
+  position: number;
+  isWrapper: boolean;
+}
+
 /** Lookup indexes built once per definition when a release's tables are first used. */
 export interface DefinitionIndex {
   flags: Map<string, FlagBinding>;
-  /** XML element name to the child it holds, or to the child whose wrapper element it is. */
-  xml: Map<string, { child: ChildBinding; position: number; isWrapper: boolean }>;
+  /**
+   * The elements it may contain, in the definition's order: searched in turn rather than by
+   * hash, since children arrive in this order and the parser's names are fresh strings.
+   */
+  xml: XmlEntry[];
   json: Map<string, ChildBinding>;
   unwrapped?: ChildBinding;
 }
@@ -39,14 +51,16 @@ export class OscalModel {
 }
 
 function indexOf(def: DefinitionBinding): DefinitionIndex {
-  const index: DefinitionIndex = { flags: new Map(def.flags.map((f) => [f.name, f])), xml: new Map(), json: new Map() };
+  const index: DefinitionIndex = { flags: new Map(def.flags.map((f) => [f.name, f])), xml: [], json: new Map() };
   if (def.kind === 'assembly') {
+    const xml = new Map<string, XmlEntry>();
     def.children.forEach((child, position) => {
       index.json.set(child.json, child);
       if (child.unwrapped) index.unwrapped = child;
-      else if (child.wrapper) index.xml.set(child.wrapper, { child, position, isWrapper: true });
-      else index.xml.set(child.name, { child, position, isWrapper: false });
+      else if (child.wrapper) xml.set(child.wrapper, { name: child.wrapper, child, position, isWrapper: true });
+      else xml.set(child.name, { name: child.name, child, position, isWrapper: false });
     });
+    index.xml = [...xml.values()];
   }
   return index;
 }
