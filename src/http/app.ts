@@ -24,10 +24,11 @@ import { clientErrorHandler } from './client-errors.js';
 import { cors } from './cors.js';
 import { errorHandler, frameworkErrors, sendError } from './errors.js';
 import { genericRoutes } from './generic/routes.js';
-import { opsRoutes } from './ops.js';
+import { fastReads, type FrontHandler } from './fast-read.js';
+import { HttpMetrics, opsRoutes } from './ops.js';
 import { registryRoutes, uploadRoute } from './registry/routes.js';
 import { requestGuards } from './request-guards.js';
-import { securityHeaders } from './security-headers.js';
+import { apiHeaders, securityHeaders } from './security-headers.js';
 import { serverFactory, type Timeouts, type TlsFiles } from './server-factory.js';
 
 export interface AppOptions {
@@ -58,20 +59,27 @@ export interface AppOptions {
 const VERSION = '0.1.0';
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const https = options.tls !== undefined || options.publicUrl.startsWith('https:');
+  const tokens = new TokenCache(options.store, options.tokenCacheMs);
+  const documents = new DocumentService(options.store, { defaultVisibility: options.defaultVisibility, inlineRenditionLimit: options.inlineRenditionLimit });
+  const content = new ContentService(options.store, documents);
+  const failures = new AuthFailures(options.authFailures);
+  const metrics = new HttpMetrics();
+  const front: { handle?: FrontHandler } = {};
   const app = Fastify({
     logger: options.logger,
     bodyLimit: options.maxBody,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     // Request and header timeouts keep slow or stalled clients from holding connections.
-    serverFactory: serverFactory(options.timeouts, options.tls),
+    serverFactory: serverFactory(options.timeouts, options.tls, front),
     clientErrorHandler,
     frameworkErrors,
     return503OnClosing: true,
     ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
   });
   bodyLimits(app, options.maxBody);
-  securityHeaders(app, { https: options.tls !== undefined || options.publicUrl.startsWith('https:') });
+  securityHeaders(app, { https });
   cors(app, options.corsOrigins);
   requestGuards(app);
   app.setErrorHandler(errorHandler);
@@ -102,9 +110,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
   await signInRoutes(app, options.signIn);
 
-  const tokens = new TokenCache(options.store, options.tokenCacheMs);
-  const documents = new DocumentService(options.store, { defaultVisibility: options.defaultVisibility, inlineRenditionLimit: options.inlineRenditionLimit });
-  const content = new ContentService(options.store, documents);
   const registry = new RegistryService(options.store, documents);
   const attachments = new AttachmentService(options.store, documents, options.publicUrl);
   const snapshots = new SnapshotService(options.store, documents);
@@ -115,7 +120,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const params = request.params as { id?: string };
     if (typeof params.id === 'string') params.id = params.id.toLowerCase();
   };
-  const failures = new AuthFailures(options.authFailures);
   const authenticate = async (request: FastifyRequest): Promise<void> => {
     request.identity = await identifyWithin(failures, tokens, request);
     // Every write needs credentials: refuse before a body from nobody is even read.
@@ -137,7 +141,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     scope.addHook('onRequest', authenticate);
     await uploadRoute(scope, registryDeps);
   });
-  await opsRoutes(app, options.store);
+  await opsRoutes(app, options.store, metrics);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // Behind a trusted proxy the client's address comes from X-Forwarded-For, which only fastify reads.
+  if (options.trustProxy === undefined) {
+    const reads = fastReads({ store: options.store, tokens, content, failures, metrics, headers: apiHeaders({ https }), signIn: options.signIn !== undefined }, () => app.log);
+    front.handle = reads.handle;
+    app.addHook('preClose', async () => reads.stop());
+  }
   return app;
 }

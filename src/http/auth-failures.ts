@@ -22,6 +22,11 @@ export class AuthFailures {
 
   constructor(private readonly settings: AuthFailureLimit, private readonly now: () => number = Date.now) {}
 
+  /** No address has a refusal counted: no request can be held back. */
+  get clear(): boolean {
+    return this.windows.size === 0;
+  }
+
   /** Refuses with 429 while the address is over the limit. */
   check(address: string): void {
     const key = clientKey(address);

@@ -33,12 +33,27 @@ export async function identify(tokens: TokenCache, request: FastifyRequest): Pro
   const { signIn } = request.server;
   const header = request.headers.authorization;
   if (header === undefined) return signIn ? fromSession(signIn, request) : ANONYMOUS;
-  const match = BEARER.exec(header);
-  if (!match) throw new ServiceError(401, 'unauthenticated', 'the Authorization header must be "Bearer <token>"');
-  if (signIn && JWT.test(match[1]!)) return signIn.issuer.verify(match[1]!);
-  const token = await tokens.find(tokenHash(match[1]!));
-  if (!token) throw new ServiceError(401, 'unauthenticated', 'the token is unknown, expired or revoked');
-  return { kind: 'user', name: token.userName, role: token.role, groups: [], via: 'token' };
+  const presented = bearerToken(header);
+  if (presented === undefined) throw new ServiceError(401, 'unauthenticated', 'the Authorization header must be "Bearer <token>"');
+  if (signIn && isJwt(presented)) return signIn.issuer.verify(presented);
+  const identity = await localTokenIdentity(tokens, presented);
+  if (!identity) throw new ServiceError(401, 'unauthenticated', 'the token is unknown, expired or revoked');
+  return identity;
+}
+
+/** The token of a well-formed Authorization header. */
+export function bearerToken(header: string): string | undefined {
+  return BEARER.exec(header)?.[1];
+}
+
+export function isJwt(token: string): boolean {
+  return JWT.test(token);
+}
+
+/** Whose local API token this is; undefined when it is unknown, expired or revoked. */
+export async function localTokenIdentity(tokens: TokenCache, presented: string): Promise<Identity | undefined> {
+  const token = await tokens.find(tokenHash(presented));
+  return token && { kind: 'user', name: token.userName, role: token.role, groups: [], via: 'token' };
 }
 
 async function fromSession(signIn: SignIn, request: FastifyRequest): Promise<Identity> {

@@ -2,12 +2,37 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Store } from '../store/types.js';
 
+/** Request counts and durations by route, kept for /metrics whichever path answered. */
+export class HttpMetrics {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({ name: 'oscal_depot_http_requests_total', help: 'HTTP requests by method, route and status', labelNames: ['method', 'route', 'status'], registers: [this.registry] });
+  private readonly duration = new Histogram({ name: 'oscal_depot_http_request_duration_seconds', help: 'HTTP request duration', labelNames: ['method', 'route'], buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 1, 5], registers: [this.registry] });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  record(method: string, route: string, status: number, ms: number): void {
+    this.requests.inc({ method, route, status: String(status) });
+    this.duration.observe({ method, route }, ms / 1000);
+  }
+
+  /** record() for one route, with its series looked up once rather than on every request. */
+  recorder(method: string, route: string): (status: number, ms: number) => void {
+    const counts = new Map<number, { inc: () => void }>();
+    const duration = this.duration.labels({ method, route });
+    return (status, ms) => {
+      let count = counts.get(status);
+      if (!count) counts.set(status, (count = this.requests.labels({ method, route, status: String(status) })));
+      count.inc();
+      duration.observe(ms / 1000);
+    };
+  }
+}
+
 /** /healthz, /readyz and /metrics (Prometheus text), outside the API's base paths. */
-export async function opsRoutes(app: FastifyInstance, store: Store): Promise<void> {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  const requests = new Counter({ name: 'oscal_depot_http_requests_total', help: 'HTTP requests by method, route and status', labelNames: ['method', 'route', 'status'], registers: [registry] });
-  const duration = new Histogram({ name: 'oscal_depot_http_request_duration_seconds', help: 'HTTP request duration', labelNames: ['method', 'route'], buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 1, 5], registers: [registry] });
+export async function opsRoutes(app: FastifyInstance, store: Store, metrics: HttpMetrics): Promise<void> {
+  const registry = metrics.registry;
   new Gauge({ name: 'oscal_depot_documents', help: 'Stored documents', registers: [registry], async collect() { this.set(await store.countDocuments()); } });
   new Gauge({
     name: 'oscal_depot_rendition_jobs', help: 'Rendition jobs by status', labelNames: ['status'], registers: [registry],
@@ -17,9 +42,7 @@ export async function opsRoutes(app: FastifyInstance, store: Store): Promise<voi
   });
 
   app.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    requests.inc({ method: request.method, route, status: String(reply.statusCode) });
-    duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    metrics.record(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime);
   });
 
   const hidden = { schema: { hide: true } };

@@ -15,11 +15,16 @@ const DOCS_POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self' 
 const DOCS = /^\/docs(?:[/?]|$)/;
 const HSTS = 'max-age=31536000';
 
-/** Security headers on every response; HSTS only where clients reach the server over HTTPS. */
+/** What every API answer carries; HSTS only where clients reach the server over HTTPS. */
+export function apiHeaders(options: { https: boolean }): Readonly<Record<string, string>> {
+  return options.https ? { ...SECURITY_HEADERS, 'strict-transport-security': HSTS } : SECURITY_HEADERS;
+}
+
+/** Security headers on every response. */
 export function securityHeaders(app: FastifyInstance, options: { https: boolean }): void {
+  const headers = apiHeaders(options);
   app.addHook('onSend', async (request, reply) => {
-    reply.headers(SECURITY_HEADERS);
+    reply.headers(headers);
     if (DOCS.test(request.url)) reply.header('content-security-policy', DOCS_POLICY);
-    if (options.https) reply.header('strict-transport-security', HSTS);
   });
 }

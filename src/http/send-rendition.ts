@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { gunzip } from '../service/blobs.js';
+import { memoizeText } from '../service/text-memo.js';
 import type { Store } from '../store/types.js';
 
 /**
@@ -49,37 +50,56 @@ async function encoded(store: Store, hash: string, coding: 'br' | 'gzip'): Promi
   return bytes.length ? bytes : undefined;
 }
 
-export function accepts(header: string | undefined, coding: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((part) => {
+export function accepts(header: string | undefined, coding: 'br' | 'gzip'): boolean {
+  return header ? acceptedCodings(header)[coding] : false;
+}
+
+const acceptedCodings = memoizeText((header: string): { br: boolean; gzip: boolean } => {
+  const taken = (coding: string) => header.split(',').some((part) => {
     const [name, ...params] = part.trim().toLowerCase().split(';').map((s) => s.trim());
     const q = params.find((p) => p.startsWith('q='));
     return (name === coding || name === '*') && (q === undefined || Number(q.slice(2)) > 0);
   });
+  return { br: taken('br'), gzip: taken('gzip') };
+});
+
+/** A stored rendition's answer, apart from the framework that writes it. */
+export interface StoredReply {
+  status: 200 | 304;
+  headers: Record<string, string>;
+  body?: Buffer;
+  /** Set when the bytes are sent uncoded although the client takes a coding: the compression plugin may code them. */
+  compressible: boolean;
 }
 
 /**
- * Sends stored bytes as they are kept: brotli or gzip straight from the store when the client
- * takes it, with a weak ETag (the same content in any coding) and 304 on If-None-Match.
+ * Stored bytes as they are kept: brotli or gzip straight from the store when the client takes
+ * it, with a weak ETag (the same content in any coding) and 304 on If-None-Match. Undefined
+ * when the blob is gone.
  */
-export async function sendStored(store: Store, request: FastifyRequest, reply: FastifyReply, hash: string, contentType: string): Promise<FastifyReply> {
+export async function storedReply(store: Store, ifNoneMatch: string | undefined, acceptEncoding: string | undefined, hash: string, contentType: string): Promise<StoredReply | undefined> {
   const etag = `W/"${hash}"`;
-  reply.header('ETag', etag).header('Vary', 'Accept, Accept-Encoding').header('Cache-Control', 'private, no-cache').type(contentType);
-  const ifNoneMatch = request.headers['if-none-match'];
+  const headers: Record<string, string> = { etag, vary: 'Accept, Accept-Encoding', 'cache-control': 'private, no-cache', 'content-type': contentType };
   if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim() === etag || t.trim() === `"${hash}"` || t.trim() === '*')) {
-    return reply.code(304).send();
+    return { status: 304, headers, compressible: false };
   }
-  const acceptEncoding = request.headers['accept-encoding'];
   if (accepts(acceptEncoding, 'br')) {
     const br = await encoded(store, hash, 'br');
-    if (br) return reply.header('Content-Encoding', 'br').send(br);
+    if (br) return { status: 200, headers: { ...headers, 'content-encoding': 'br' }, body: br, compressible: false };
   }
   const gz = await encoded(store, hash, 'gzip');
-  if (gz && accepts(acceptEncoding, 'gzip')) return reply.header('Content-Encoding', 'gzip').send(gz);
+  if (!gz) return undefined;
+  if (accepts(acceptEncoding, 'gzip')) return { status: 200, headers: { ...headers, 'content-encoding': 'gzip' }, body: gz, compressible: false };
   let plain = cache.get(hash);
   if (!plain) {
-    plain = gunzip(gz!);
+    plain = gunzip(gz);
     cache.set(hash, plain);
   }
-  return reply.send(plain);
+  return { status: 200, headers, body: plain, compressible: acceptEncoding !== undefined && acceptEncoding.trim() !== '' };
+}
+
+export async function sendStored(store: Store, request: FastifyRequest, reply: FastifyReply, hash: string, contentType: string): Promise<FastifyReply> {
+  const stored = await storedReply(store, request.headers['if-none-match'], request.headers['accept-encoding'], hash, contentType);
+  if (!stored) throw new Error(`blob ${hash} is gone`);
+  return reply.code(stored.status).headers(stored.headers).send(stored.body);
 }

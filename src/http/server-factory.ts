@@ -1,6 +1,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { errorBody } from './errors.js';
+import type { FrontHandler } from './fast-read.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
 export interface Timeouts {
@@ -26,8 +27,14 @@ const MAX_HEADER_BYTES = 16 * 1024;
  * The HTTP or HTTPS server fastify runs on. HTTPS takes TLS 1.3 only: every client of the last
  * years speaks it, and generic-interface 5.4 asks for nothing less.
  */
-export function serverFactory(timeouts: Timeouts, tls: TlsFiles | undefined): (handler: RequestListener) => Server {
-  return (handler) => {
+export function serverFactory(timeouts: Timeouts, tls: TlsFiles | undefined, front?: { handle?: FrontHandler }): (handler: RequestListener) => Server {
+  return (fastify) => {
+    // A request the front handler does not answer goes to fastify untouched (its body unread).
+    const handler: RequestListener = front ? (request, response) => {
+      if (!front.handle) return fastify(request, response);
+      const unanswered = () => void (response.headersSent || fastify(request, response));
+      front.handle(request, response).then((done) => done || unanswered(), unanswered);
+    } : fastify;
     const options = {
       requestTimeout: timeouts.requestMs,
       headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { brotliCompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import type { BlobInput } from '../store/types.js';
 
@@ -10,7 +10,7 @@ const GZIP_LEVEL = 4;
 const BROTLI_QUALITY = 5;
 
 export function sha256(bytes: Buffer | string): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  return hash('sha256', bytes, 'hex');
 }
 
 export function blobOf(bytes: Buffer, withBrotli = false): BlobInput {

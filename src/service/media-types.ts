@@ -1,4 +1,5 @@
 import type { Format } from '../oscal/formats/index.js';
+import { memoizeText } from './text-memo.js';
 
 /** Content-Types accepted on POST and PUT of content (generic-interface 4.1, D5). */
 const REQUEST_TYPES: Record<string, Format> = {
@@ -32,7 +33,11 @@ const ACCEPTED: Record<string, Format> = {
  * highest-q supported type, earliest on ties; undefined when it names none (406).
  */
 export function negotiateFormat(accept: string | undefined): Format | undefined {
-  if (!accept || !accept.trim()) return 'json';
+  return accept ? negotiated(accept) : 'json';
+}
+
+const negotiated = memoizeText((accept: string): Format | undefined => {
+  if (!accept.trim()) return 'json';
   let best: { format: Format; q: number } | undefined;
   for (const part of accept.split(',')) {
     const [type, ...params] = part.trim().toLowerCase().split(';').map((s) => s.trim());
@@ -43,4 +48,4 @@ export function negotiateFormat(accept: string | undefined): Format | undefined 
     if (format && (!best || q > best.q)) best = { format, q };
   }
   return best?.format;
-}
+});

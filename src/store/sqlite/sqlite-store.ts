@@ -17,6 +17,15 @@ const REVISIONS = 'SELECT r.*, b.size AS size FROM revisions r JOIN blobs b ON b
 const SORT_COLUMNS = { title: 'title_lower', 'last-modified': 'last_modified', created: 'created_at' } as const;
 /** A token's last use is recorded at most this often, so reads do not each cost a write. */
 const TOKEN_TOUCH_MS = 60_000;
+const CACHED_DOCUMENTS = 10_000;
+const DATA_VERSION_INTERVAL_MS = 1;
+
+/** A cached record is handed to every caller: none may change it. */
+function frozen(doc: DocumentRecord): DocumentRecord {
+  Object.freeze(doc.documentIds);
+  Object.freeze(doc.markings);
+  return Object.freeze(doc);
+}
 
 /**
  * The embedded store: one SQLite file in WAL mode with synchronous=FULL, so an acknowledged
@@ -153,9 +162,42 @@ export class SqliteStore implements Store {
     }).immediate();
   }
 
+  /**
+   * Document records as last read, so that a read of a document costs no query. Dropped at every
+   * write of this connection (its total_changes, exact and free to ask), and when another
+   * connection has written (data_version: the rendition workers, another process on the file),
+   * which is asked at most once a millisecond: asking costs as much as the query it spares.
+   */
+  private readonly documents = new Map<string, DocumentRecord>();
+  private changesSeen = -1;
+  private versionSeen = -1;
+  private versionAskedAt = -Infinity;
+
   async getDocument(id: string): Promise<DocumentRecord | undefined> {
+    this.forgetDocumentsIfChanged();
+    const known = this.documents.get(id);
+    if (known) return known;
     const row = this.stmt('SELECT * FROM documents WHERE id = ?').get(id) as Row | undefined;
-    return row && documentOf(row);
+    if (!row) return undefined;
+    const doc = frozen(documentOf(row));
+    if (this.documents.size >= CACHED_DOCUMENTS) this.documents.delete(this.documents.keys().next().value!);
+    this.documents.set(id, doc);
+    return doc;
+  }
+
+  private forgetDocumentsIfChanged(): void {
+    const changes = this.stmt('SELECT total_changes()').pluck().get() as number;
+    const at = performance.now();
+    let version = this.versionSeen;
+    if (at - this.versionAskedAt >= DATA_VERSION_INTERVAL_MS) {
+      version = this.stmt('PRAGMA data_version').pluck().get() as number;
+      this.versionAskedAt = at;
+    }
+    if (changes !== this.changesSeen || version !== this.versionSeen) {
+      this.documents.clear();
+      this.changesSeen = changes;
+      this.versionSeen = version;
+    }
   }
 
   async listDocuments(query: ListQuery): Promise<DocumentRecord[]> {
