@@ -1,5 +1,5 @@
-import { OscalError } from '../errors.js';
-import { positionAt, type Position } from './positions.js';
+import { OscalError, type ErrorLocation } from '../errors.js';
+import { positionAt } from './positions.js';
 
 /**
  * How deep objects, arrays or elements may nest. OSCAL content nests a few dozen levels at most;
@@ -8,7 +8,7 @@ import { positionAt, type Position } from './positions.js';
  */
 export const MAX_NESTING = 200;
 
-export function tooDeep(where: Position): OscalError {
+export function tooDeep(where: ErrorLocation): OscalError {
   return new OscalError('forbidden-construct', `nesting deeper than ${MAX_NESTING} levels is not accepted`, where);
 }
 

@@ -1,29 +1,22 @@
 import { FAILSAFE_SCHEMA, load, YAMLException } from 'js-yaml';
 import { isNode, LineCounter, parseDocument } from 'yaml';
-import { OscalError } from '../errors.js';
+import { OscalError, pointer } from '../errors.js';
 import type { ParsedDocument } from './document.js';
 import { pointerSegments, type Locator } from './positions.js';
+import { MAX_NESTING, tooDeep } from './nesting.js';
 import { readTree } from './tree-reader.js';
+import { readBlockYaml } from './yaml-block-reader.js';
 
 /** An anchor (`&name`) opening a node; text merely containing "&" after a word does not match. */
 const ANCHOR = /(?:^|[\s\[{,:-])&[^\s,\[\]{}]/;
 
 /**
- * YAML is loaded with the failsafe schema, so every scalar arrives as the string written and the
- * model alone decides what is a number or a boolean (`version: 1.0` stays "1.0", a timestamp is
- * never turned into a Date).
+ * YAML is read with every scalar as the string written, so the model alone decides what is a
+ * number or a boolean (`version: 1.0` stays "1.0", a timestamp is never turned into a Date). Block
+ * style is read by our own reader; whatever it leaves, and every error, by js-yaml's failsafe load.
  */
 export function readYaml(text: string): ParsedDocument {
-  let tree: unknown;
-  try {
-    tree = load(text, { schema: FAILSAFE_SCHEMA });
-  } catch (e) {
-    if (e instanceof YAMLException) {
-      throw new OscalError('malformed', `not valid YAML: ${e.reason}`, e.mark ? { line: e.mark.line + 1, column: e.mark.column + 1 } : {});
-    }
-    throw e;
-  }
-  if (ANCHOR.test(text)) rejectAliases(tree);
+  const tree = readBlockYaml(text) ?? loadFailsafe(text);
   try {
     return readTree(tree, true);
   } catch (e) {
@@ -32,16 +25,52 @@ export function readYaml(text: string): ParsedDocument {
 }
 
 /**
- * An alias makes two places share one node, and nested aliases multiply (the "billion laughs"
- * shape). OSCAL never needs them, so a node reached twice is refused before anything walks it.
+ * js-yaml's own depth limit only guards the stack: its count depends on the layout (under a limit
+ * of 20 it refused as few as 19 nested collections), so the engine's limit is checked on the tree.
  */
-function rejectAliases(tree: unknown): void {
+const JS_YAML_MAX_DEPTH = 2 * MAX_NESTING + 2;
+
+function loadFailsafe(text: string): unknown {
+  let tree: unknown;
+  try {
+    tree = load(text, { schema: FAILSAFE_SCHEMA, maxDepth: JS_YAML_MAX_DEPTH });
+  } catch (e) {
+    if (e instanceof YAMLException) {
+      const where = e.mark ? { line: e.mark.line + 1, column: e.mark.column + 1 } : {};
+      // The exception carries no code; its depth refusal is told by its reason.
+      if (e.reason.startsWith('nesting exceeded maxDepth')) throw tooDeep(where);
+      throw new OscalError('malformed', `not valid YAML: ${e.reason}`, where);
+    }
+    throw e;
+  }
+  try {
+    checkTree(tree, ANCHOR.test(text));
+  } catch (e) {
+    throw e instanceof OscalError ? locateInYaml(text, e) : e;
+  }
+  return tree;
+}
+
+/**
+ * Refuses a tree that nests deeper than JSON and XML may, and, where the text has an anchor, one
+ * in which a node is reached twice: an alias makes two places share one node, and nested aliases
+ * multiply (the "billion laughs" shape). OSCAL never needs them.
+ */
+function checkTree(tree: unknown, mayShare: boolean): void {
   const seen = new Set<object>();
+  const path: (string | number)[] = [];
   const visit = (node: unknown): void => {
     if (typeof node !== 'object' || node === null) return;
-    if (seen.has(node)) throw new OscalError('forbidden-construct', 'YAML anchors and aliases are not accepted in OSCAL documents; write the content out in full');
-    seen.add(node);
-    for (const child of Object.values(node)) visit(child);
+    if (path.length >= MAX_NESTING) throw tooDeep({ path: pointer(path) });
+    if (mayShare) {
+      if (seen.has(node)) throw new OscalError('forbidden-construct', 'YAML anchors and aliases are not accepted in OSCAL documents; write the content out in full');
+      seen.add(node);
+    }
+    for (const [key, child] of Object.entries(node)) {
+      path.push(Array.isArray(node) ? Number(key) : key);
+      visit(child);
+      path.pop();
+    }
   };
   visit(tree);
 }
