@@ -8,6 +8,7 @@ const start = performance.now();
 let output: string;
 if (direction === 'floor') output = JSON.stringify(JSON.parse(text));
 else if (direction === 'xml-to-json') output = serializeOscal(parseOscal(text, 'xml'), 'json');
+else if (direction === 'yaml-to-json') output = serializeOscal(parseOscal(text, 'yaml'), 'json');
 else output = serializeOscal(parseOscal(text, 'json'), 'xml');
 const ms = performance.now() - start;
 writeFileSync('/dev/null', output);

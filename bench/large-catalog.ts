@@ -13,7 +13,7 @@ const TARGET_BYTES = 50e6;
  * Grows the 800-53 catalog to about 50 MB of XML by appending copies of its groups in which every
  * id and uuid is fresh, so the result is a plausible (if repetitive) catalog, not a repeated blob.
  */
-function generateLargeCatalog(dir: string): { xmlPath: string; jsonPath: string } {
+function generateLargeCatalog(dir: string): { xmlPath: string; jsonPath: string; yamlPath: string } {
   const json = readFileSync(join(REV5_CATALOG, 'json', 'NIST_SP-800-53_rev5_catalog.json'), 'utf8');
   const content = JSON.parse(json) as { catalog: { groups: unknown[] } };
   const groups = JSON.stringify(content.catalog.groups);
@@ -28,9 +28,11 @@ function generateLargeCatalog(dir: string): { xmlPath: string; jsonPath: string 
   const doc = parseOscal(JSON.stringify(content), 'json');
   const xmlPath = join(dir, 'large-catalog.xml');
   const jsonPath = join(dir, 'large-catalog.json');
+  const yamlPath = join(dir, 'large-catalog.yaml');
   writeFileSync(xmlPath, serializeOscal(doc, 'xml'));
   writeFileSync(jsonPath, serializeOscal(doc, 'json'));
-  return { xmlPath, jsonPath };
+  writeFileSync(yamlPath, serializeOscal(doc, 'yaml'));
+  return { xmlPath, jsonPath, yamlPath };
 }
 
 /** Each conversion runs in a fresh process so its peak RSS is its own. */
@@ -44,18 +46,19 @@ function measureInChild(direction: string, input: string): { ms: number; peakRss
 export function largeCatalogBench(): void {
   const dir = mkdtempSync(join(tmpdir(), 'oscal-bench-'));
   try {
-    const { xmlPath, jsonPath } = generateLargeCatalog(dir);
-    const xmlMb = statSync(xmlPath).size / 1e6;
-    const jsonMb = statSync(jsonPath).size / 1e6;
+    const { xmlPath, jsonPath, yamlPath } = generateLargeCatalog(dir);
+    const [xmlMb, jsonMb, yamlMb] = [xmlPath, jsonPath, yamlPath].map((path) => statSync(path).size / 1e6) as [number, number, number];
     const floor = measureInChild('floor', jsonPath);
     const toJson = measureInChild('xml-to-json', xmlPath);
     const toXml = measureInChild('json-to-xml', jsonPath);
-    console.log(`\n== generated large catalog: XML ${xmlMb.toFixed(1)} MB, JSON ${jsonMb.toFixed(1)} MB (one run each, fresh process)`);
+    const yamlToJson = measureInChild('yaml-to-json', yamlPath);
+    console.log(`\n== generated large catalog: XML ${xmlMb.toFixed(1)} MB, JSON ${jsonMb.toFixed(1)} MB, YAML ${yamlMb.toFixed(1)} MB (one run each, fresh process)`);
     const line = (label: string, m: { ms: number; peakRssMb: number }) =>
       console.log(`${label.padEnd(34)} ${m.ms.toFixed(0).padStart(8)} ms   ${(m.ms / floor.ms).toFixed(2).padStart(6)}x floor   peak RSS ${m.peakRssMb.toFixed(0)} MB (target < 1024 MB)`);
     line('floor: JSON.parse + stringify', floor);
     line('XML -> JSON', toJson);
     line('JSON -> XML', toXml);
+    line('YAML -> JSON', yamlToJson);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
