@@ -101,3 +101,46 @@ describe('oscal-depot validate', () => {
     assert.match(r.stdout, /0 valid, 2 invalid\n$/);
   });
 });
+
+describe('oscal-depot with options it cannot use', () => {
+  /** A stack trace in what a person reads means the failure was not foreseen. */
+  const noStack = (stderr: string) => assert.doesNotMatch(stderr, /^\s+at /m);
+
+  test('a mistyped serve or token option is refused in one line before the data directory is touched', () => {
+    const cases: [string[], RegExp][] = [
+      [['serve', '--port', 'abc'], /--port <port>.*'abc' is invalid.*0 to 65535/],
+      [['serve', '--port', '70000'], /--port <port>.*'70000' is invalid/],
+      [['serve', '--max-body', 'lots'], /--max-body <size>.*'lots' is invalid.*size such as 50MB/],
+      [['serve', '--workers', '-1'], /--workers <n>.*'-1' is invalid/],
+      [['serve', '--request-timeout', 'soon'], /--request-timeout <duration>.*'soon' is invalid/],
+      [['serve', '--tls-cert', join(work, 'cert.pem')], /^oscal-depot: --tls-cert and --tls-key go together/],
+      [['token', 'create', '--user', 'a', '--expires', '3x'], /--expires <duration>.*'3x' is invalid.*30d, 12h or 1y/],
+    ];
+    for (const [args, message] of cases) {
+      const data = join(work, `untouched-${args.join('-').replace(/\W+/g, '')}`);
+      const r = run([...args, '--data', data]);
+      assert.equal(r.code, 1, args.join(' '));
+      assert.match(r.stderr, message);
+      noStack(r.stderr);
+      assert.throws(() => readFileSync(join(data, 'admin-token')), /ENOENT/, `${args.join(' ')} wrote an admin token`);
+    }
+  });
+
+  test('a value from the environment is checked like one on the command line', () => {
+    const r = spawnSync(process.execPath, [BIN, 'serve', '--data', join(work, 'env-port')], { encoding: 'utf8', env: { ...process.env, PORT: 'http' } });
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /value 'http' from env 'PORT' is invalid/);
+  });
+
+  test('a store that cannot be reached is named in one line, without the URL\'s password', () => {
+    // Port 1 on loopback: nothing listens there, so the connection is refused at once.
+    const url = 'postgres://someone:not-to-be-printed@127.0.0.1:1/nothing';
+    for (const args of [['serve', '--database-url', url, '--data', join(work, 'no-db')], ['token', 'list', '--database-url', url]]) {
+      const r = run(args);
+      assert.equal(r.code, 1, args[0]);
+      assert.match(r.stderr, /^oscal-depot: cannot open the store in PostgreSQL: .*ECONNREFUSED/);
+      assert.doesNotMatch(r.stderr, /not-to-be-printed/);
+      noStack(r.stderr);
+    }
+  });
+});

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { convertCommand } from './convert.js';
+import { describeFailure } from './failures.js';
 import { resolveCommand } from './resolve.js';
 import { serveCommand } from './serve.js';
 import { tokenCommand } from './token.js';
@@ -14,4 +15,9 @@ const program = new Command('oscal-depot')
   .addCommand(serveCommand())
   .addCommand(tokenCommand());
 
-await program.parseAsync(process.argv);
+try {
+  await program.parseAsync(process.argv);
+} catch (e) {
+  process.stderr.write(`oscal-depot: ${describeFailure(e)}\n`);
+  process.exitCode = 1;
+}

@@ -1,7 +1,8 @@
 import { Command, Option } from 'commander';
 import { cliActor, createToken, expiryFrom } from '../auth/tokens.js';
-import { openStore } from '../store/index.js';
 import type { Role } from '../store/types.js';
+import { openStoreFor } from './failures.js';
+import { durationValue } from './option-values.js';
 
 const dataOption = () => new Option('--data <dir>', 'data directory').env('OSCAL_DEPOT_DATA').default('./data');
 const databaseOption = () => new Option('--database-url <url>', 'PostgreSQL URL (instead of the SQLite file in --data)').env('DATABASE_URL');
@@ -11,7 +12,7 @@ interface StoreOptions {
   databaseUrl?: string;
 }
 
-const storeOf = (opts: StoreOptions) => openStore({ dataDir: opts.data, ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}) });
+const storeOf = (opts: StoreOptions) => openStoreFor({ dataDir: opts.data, ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}) });
 
 export function tokenCommand(): Command {
   const token = new Command('token').description('manage local API tokens (only their hashes are stored)');
@@ -19,7 +20,7 @@ export function tokenCommand(): Command {
     .description('create a token and print it once')
     .requiredOption('--user <name>', 'the user the token acts as (created if new)')
     .addOption(new Option('--role <role>', 'role of the token').choices(['admin', 'writer', 'reader']).default('reader'))
-    .option('--expires <duration>', 'lifetime such as 30d, 12h or 1y (default: no expiry)')
+    .option('--expires <duration>', 'lifetime such as 30d, 12h or 1y (default: no expiry)', durationValue)
     .addOption(dataOption())
     .addOption(databaseOption())
     .action(async (opts: StoreOptions & { user: string; role: Role; expires?: string }) => {
