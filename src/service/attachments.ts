@@ -5,7 +5,6 @@ import type { ParsedDocument } from '../oscal/formats/index.js';
 import { markupToMarkdown } from '../oscal/markup/index.js';
 import { StoreConflictError, type AttachmentInput, type Store } from '../store/types.js';
 import { fileBlob, gunzip, sha256 } from './blobs.js';
-import { readRevision } from './content.js';
 import { readContent, type DocumentService } from './documents.js';
 import { forbidden, notFound, ServiceError, unauthenticated } from './errors.js';
 import { resourcesOf, type Resource } from './fields.js';
@@ -75,20 +74,17 @@ export class AttachmentService {
   }
 
   async list(identity: Identity, model: string, id: string): Promise<Record<string, unknown>[]> {
-    const { doc } = await this.documents.readable(identity, model, id);
-    const content = await readRevision(this.store, id, doc.revision);
+    const { content } = await this.documents.readableContent(identity, model, id);
     return resourcesOf(content).map(({ base64: _omitted, ...entry }) => ({ 'content-uuid': id, 'resource-uuid': entry.uuid, ...entry }));
   }
 
   async resource(identity: Identity, model: string, id: string, resourceUuid: string): Promise<Resource> {
-    const { doc } = await this.documents.readable(identity, model, id);
-    return findResource(await readRevision(this.store, id, doc.revision), resourceUuid);
+    return findResource((await this.documents.readableContent(identity, model, id)).content, resourceUuid);
   }
 
   /** The file: ours when an rlink points at it, else the decoded base64 (rule 2). */
   async read(identity: Identity, model: string, id: string, resourceUuid: string): Promise<OutgoingFile> {
-    const { doc } = await this.documents.readable(identity, model, id);
-    const entry = findResource(await readRevision(this.store, id, doc.revision), resourceUuid);
+    const entry = findResource((await this.documents.readableContent(identity, model, id)).content, resourceUuid);
     const rlinks = Array.isArray(entry.rlinks) ? (entry.rlinks as { href?: unknown }[]) : [];
     const held = rlinks.some((r) => this.pointsHere(r.href, model, id, resourceUuid)) ? await this.store.getAttachment(id, resourceUuid) : undefined;
     if (held) {
@@ -187,12 +183,11 @@ export class AttachmentService {
     const blob = file && fileBlob(file.bytes);
     return this.inTurn(id, async () => {
       for (let attempt = 1; ; attempt++) {
-        const { doc, rights } = await this.documents.readable(identity, model, id);
+        const { doc, rights, content } = await this.documents.readableContent(identity, model, id);
         if (!rights.write) throw forbidden('change its attachments');
         if (doc.legalHold && (action === 'attachment.delete' || action === 'attachment.replace')) {
           throw new ServiceError(409, 'legal-hold', 'the document is under a legal hold: its attachment files cannot be deleted or replaced');
         }
-        const content = await readRevision(this.store, id, doc.revision);
         const entry = edit(content, blob?.hash ?? '');
         const text = JSON.stringify(content.content, null, 2) + '\n';
         const checked = readContent(Buffer.from(text), 'application/json', model);

@@ -11,16 +11,22 @@ export type Rendition =
   | { state: 'ready'; hash: string; size: number }
   | { state: 'pending'; job: JobRecord };
 
+/**
+ * Stored content that was there when its record was read is gone: a delete committed in between,
+ * in this process or another. The caller reads the record again, or fails.
+ */
+export class ContentGone extends Error {}
+
 /** A stored JSON form, read back. */
 export async function readStored(store: Store, canonicalHash: string): Promise<ParsedDocument> {
   const gzip = await store.getBlob(canonicalHash);
-  if (!gzip) throw new Error(`blob ${canonicalHash} is gone`);
+  if (!gzip) throw new ContentGone(`blob ${canonicalHash} is gone`);
   return parseOscal(gunzip(gzip).toString('utf8'), 'json');
 }
 
 export async function readRevision(store: Store, documentId: string, revision: number): Promise<ParsedDocument> {
   const rev = await store.getRevision(documentId, revision);
-  if (!rev) throw new Error(`revision ${revision} of ${documentId} is gone`);
+  if (!rev) throw new ContentGone(`revision ${revision} of ${documentId} is gone`);
   return readStored(store, rev.canonicalHash);
 }
 

@@ -43,7 +43,8 @@ export class TestServer {
 
   private constructor(readonly process: ChildProcess, readonly port: number, readonly dataDir: string, readonly scheme: 'http' | 'https') {
     this.url = `${scheme}://127.0.0.1:${port}`;
-    this.exited = new Promise((resolve) => process.once('exit', (code) => resolve(code)));
+    // 'close', not 'exit': by then `output` holds everything the process wrote.
+    this.exited = new Promise((resolve) => process.once('close', (code) => resolve(code)));
   }
 
   /** With `--tls-cert` among the args, the server is reached over HTTPS (its certificate is not checked here). */

@@ -105,6 +105,7 @@ export async function runCampaign(options: CampaignOptions): Promise<Figures> {
 async function loadThenKill(server: TestServer, token: string, ledger: Ledger, options: CampaignOptions, problems: string[]): Promise<void> {
   let killed = false;
   let acked = 0;
+  const refusals: { request: string; status: number; body: string }[] = [];
   const loop = async () => {
     while (!killed) {
       const { kind, request } = planNext(ledger);
@@ -119,7 +120,7 @@ async function loadThenKill(server: TestServer, token: string, ledger: Ledger, o
           request.onAck?.(response, attempt);
         } else if (response.status !== 404) {
           // 404 is the one refusal a client can meet: a write racing the delete of its document.
-          problems.push(`${kind} ${request.path} answered ${response.status}: ${response.text.slice(0, 300)}`);
+          refusals.push({ request: `${kind} ${request.path}`, status: response.status, body: response.text });
         }
       } catch (e) {
         if (!killed) problems.push(`${kind} ${request.path} got no answer while the server was up: ${(e as Error).message}`);
@@ -134,6 +135,16 @@ async function loadThenKill(server: TestServer, token: string, ledger: Ledger, o
   killed = true;
   await server.kill();
   await Promise.all(loops);
+  // The server's log comes on another pipe than its answers: complete only once it has exited.
+  for (const r of refusals) problems.push(`${r.request} answered ${r.status}: ${r.body.slice(0, 300)}${serverLogOf(server, r.body)}`);
+}
+
+/** The server's log lines naming the request id of an error body, so that a 500 comes with its cause. */
+function serverLogOf(server: TestServer, body: string): string {
+  const id = /request id is ([0-9a-f-]+)/.exec(body)?.[1];
+  if (id === undefined) return '';
+  const lines = server.output.split('\n').filter((line) => line.includes(id));
+  return lines.length ? `\n  server log:\n  ${lines.join('\n  ').slice(0, 4000)}` : '';
 }
 
 /** The figures as lines for a test's diagnostics and for docs/reliability.md. */
