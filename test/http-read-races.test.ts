@@ -106,4 +106,63 @@ describe('PostgreSQL: reads racing another process', { skip: TEST_DATABASE_URL ?
       assertFirstVersion(await race(holdTable('revisions'), () => call('GET', `/api/v1/catalogs/${id}`), secondGone(id)), first);
     });
   });
+
+  describe('snapshots', () => {
+    async function snapshotOf(id: string): Promise<string> {
+      const made = await call('POST', `/oscal/v1/catalog/${id}/snapshot`);
+      assert.equal(made.status, 201, made.text);
+      return made.json()['snapshot-id'];
+    }
+
+    test('POST, the document deleted between its record and its version: 404 with the error object', async () => {
+      const id = await create();
+      const answer = await race(holdTable('revisions'), () => call('POST', `/oscal/v1/catalog/${id}/snapshot`), gone(id));
+      assert.equal(assertErrorBody(answer, 404).code, 'not-found');
+    });
+
+    test('POST, its current version deleted between the record and its read: a snapshot of the version current now', async () => {
+      const { id, first } = await twoVersions();
+      const answer = await race(holdTable('revisions'), () => call('POST', `/oscal/v1/catalog/${id}/snapshot`), secondGone(id));
+      assert.equal(answer.status, 201, answer.text);
+      assert.equal(answer.json().revision, 1);
+      const copy = await call('GET', `/oscal/v1/catalog/${id}/snapshot/${answer.json()['snapshot-id']}`);
+      assert.equal(copy.json().catalog.metadata.remarks, first);
+    });
+
+    for (const accept of ['application/json', 'application/xml']) {
+      test(`GET as ${accept}, the document deleted between the snapshot's record and its bytes: 404 with the error object`, async () => {
+        const id = await create();
+        const snapshot = await snapshotOf(id);
+        const answer = await race(holdTable('blobs'), () => call('GET', `/oscal/v1/catalog/${id}/snapshot/${snapshot}`, { accept }), gone(id));
+        assert.equal(assertErrorBody(answer, 404).code, 'not-found');
+      });
+    }
+
+    test('PUT, the document deleted between the snapshot\'s record and its bytes: 404 with the error object', async () => {
+      const id = await create();
+      const snapshot = await snapshotOf(id);
+      const notes = { body: JSON.stringify({ snapshot: { labels: ['raced'] } }), contentType: 'application/json' };
+      const answer = await race(holdTable('blobs'), () => call('PUT', `/oscal/v1/catalog/${id}/snapshot/${snapshot}`, notes), gone(id));
+      assert.equal(assertErrorBody(answer, 404).code, 'not-found');
+    });
+  });
+
+  describe('profile resolution', () => {
+    async function profile(): Promise<string> {
+      const catalog = await create();
+      return create('profile', { imports: [{ href: `${server.url}/oscal/v1/catalog/${catalog}`, 'include-all': {} }] });
+    }
+
+    test('resolved-catalog, the profile deleted between its record and its version: 404 with the error object', async () => {
+      const id = await profile();
+      const answer = await race(holdTable('revisions'), () => call('GET', `/oscal/v1/profile/${id}/resolved-catalog`), gone(id));
+      assert.equal(assertErrorBody(answer, 404).code, 'not-found');
+    });
+
+    test('resolved-snapshot POST, the profile deleted between its record and its version: 404 with the error object', async () => {
+      const id = await profile();
+      const answer = await race(holdTable('revisions'), () => call('POST', `/oscal/v1/profile/${id}/resolved-snapshot`), gone(id));
+      assert.equal(assertErrorBody(answer, 404).code, 'not-found');
+    });
+  });
 });
