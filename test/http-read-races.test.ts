@@ -165,4 +165,11 @@ describe('PostgreSQL: reads racing another process', { skip: TEST_DATABASE_URL ?
       assert.equal(assertErrorBody(answer, 404).code, 'not-found');
     });
   });
+
+  test('access PUT, the document deleted between the reads of its access and the change: 404 with the error object', async () => {
+    const id = await create();
+    const change = { body: JSON.stringify({ visibility: 'public' }), contentType: 'application/json' };
+    const answer = await race(holdTable('grants'), () => call('PUT', `/oscal/v1/catalog/${id}/access`, change), gone(id));
+    assert.equal(assertErrorBody(answer, 404).code, 'not-found');
+  });
 });

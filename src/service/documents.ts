@@ -198,7 +198,7 @@ export class DocumentService {
     if (identity.kind === 'anonymous') throw unauthenticated();
     const { rights } = await this.readable(identity, model, id);
     if (!rights.manage) throw forbidden('see or change who may access it (only its owner or an admin may)');
-    return (await this.store.getAccess(id))!;
+    return this.accessRecord(id);
   }
 
   async setAccess(identity: Identity, model: string, id: string, change: { visibility?: Visibility; grants?: Grant[]; legalHold?: boolean }): Promise<AccessRecord> {
@@ -206,7 +206,19 @@ export class DocumentService {
     if (change.legalHold !== undefined && !(identity.kind === 'user' && identity.role === 'admin')) {
       throw new ServiceError(403, 'forbidden', 'only an admin may set or lift a legal hold');
     }
-    await this.store.setAccess(id, change, { actor: (identity as { name: string }).name, action: 'access.change', documentId: id, detail: change as Record<string, unknown> });
-    return (await this.store.getAccess(id))!;
+    try {
+      await this.store.setAccess(id, change, { actor: (identity as { name: string }).name, action: 'access.change', documentId: id, detail: change as Record<string, unknown> });
+    } catch (e) {
+      if (e instanceof StoreConflictError && e.reason === 'not-found') throw notFound();
+      throw e;
+    }
+    return this.accessRecord(id);
+  }
+
+  /** 404 when the document was deleted after the caller's rights were checked (by another request, or another process). */
+  private async accessRecord(id: string): Promise<AccessRecord> {
+    const access = await this.store.getAccess(id);
+    if (!access) throw notFound();
+    return access;
   }
 }
