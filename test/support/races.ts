@@ -40,7 +40,7 @@ export async function whileWaiting(databaseUrl: string, hold: (tx: Tx) => Promis
 }
 
 /** Blobs nothing refers to any more are dropped, as the store does after a delete. */
-async function dropUnreferenced(tx: Tx, hashes: string[]): Promise<void> {
+export async function dropUnreferenced(tx: Tx, hashes: string[]): Promise<void> {
   await tx.unsafe(`DELETE FROM blobs b WHERE b.hash = ANY($1::text[]) AND ${UNREFERENCED('b.hash')}`, [tx.array(hashes)]);
 }
 
