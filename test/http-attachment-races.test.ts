@@ -8,13 +8,12 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import postgres from 'postgres';
 import { catalogJson } from './support/documents.js';
 import { assertErrorBody } from './support/error-body.js';
 import { api, type ApiResponse } from './support/http.js';
 import { stopWithin } from './support/lifecycle.js';
 import { freshDatabase, SKIP_MESSAGE, TEST_DATABASE_URL } from './support/postgres.js';
+import { deleteCurrentVersion, deleteDocument, holdTable, whileWaiting, type Tx } from './support/races.js';
 import { TestServer } from './support/server.js';
 
 describe('PostgreSQL: an attachment POST racing another process', { skip: TEST_DATABASE_URL ? false : SKIP_MESSAGE }, () => {
@@ -42,33 +41,12 @@ describe('PostgreSQL: an attachment POST racing another process', { skip: TEST_D
     return created.json()['catalog-list'][0]['content-uuid'];
   }
 
-  /**
-   * Holds the revisions table while `request` runs, until it waits there (past its read of the
-   * document and the caller's rights), then commits `change` and releases it.
-   */
-  async function betweenReads(request: () => Promise<ApiResponse>, change: (tx: postgres.TransactionSql) => Promise<unknown>): Promise<ApiResponse> {
-    const other = postgres(database.url, { max: 2, onnotice: () => {} });
-    let answer: Promise<ApiResponse> | undefined;
-    try {
-      await other.begin(async (tx) => {
-        await tx`LOCK TABLE revisions IN ACCESS EXCLUSIVE MODE`;
-        answer = request();
-        const deadline = Date.now() + 30_000;
-        while ((await other`SELECT COUNT(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)[0]!.n === 0) {
-          assert.ok(Date.now() < deadline, 'the request never waited for the revisions');
-          await sleep(20);
-        }
-        await change(tx);
-      });
-    } finally {
-      await other.end();
-    }
-    return answer!;
-  }
+  /** Holds the revisions table while `request` runs: it waits there, past its read of the document and the caller's rights. */
+  const betweenReads = (request: () => Promise<ApiResponse>, change: (tx: Tx) => Promise<unknown>) => whileWaiting(database.url, holdTable('revisions'), request, change);
 
   test('the document deleted between its reads: 404 with the error object', async () => {
     const id = await catalog();
-    const answer = await betweenReads(() => call('POST', `/${id}/attachment`, randomBytes(2000)), (tx) => tx`DELETE FROM documents WHERE id = ${id}`);
+    const answer = await betweenReads(() => call('POST', `/${id}/attachment`, randomBytes(2000)), (tx) => deleteDocument(tx, id));
     assert.equal(assertErrorBody(answer, 404).code, 'not-found');
   });
 
@@ -76,13 +54,7 @@ describe('PostgreSQL: an attachment POST racing another process', { skip: TEST_D
     const id = await catalog();
     const first = await call('POST', `/${id}/attachment`, randomBytes(2000));
     assert.equal(first.status, 201, first.text);
-    // What a DELETE of version 2 through the registry commits.
-    const answer = await betweenReads(() => call('POST', `/${id}/attachment`, randomBytes(3000)), async (tx) => {
-      await tx`DELETE FROM renditions WHERE document_id = ${id} AND revision = 2`;
-      await tx`DELETE FROM jobs WHERE document_id = ${id} AND revision = 2`;
-      await tx`DELETE FROM revisions WHERE document_id = ${id} AND number = 2`;
-      await tx`UPDATE documents SET revision = 1 WHERE id = ${id}`;
-    });
+    const answer = await betweenReads(() => call('POST', `/${id}/attachment`, randomBytes(3000)), (tx) => deleteCurrentVersion(tx, id, 2, 1));
     assert.equal(answer.status, 201, answer.text);
     const listed = await call('GET', `/${id}/attachment`);
     assert.equal(listed.status, 200, listed.text);

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { gunzip } from '../service/blobs.js';
+import { ContentGone } from '../service/content.js';
 import { memoizeText } from '../service/text-memo.js';
 import type { Store } from '../store/types.js';
 
@@ -98,8 +99,9 @@ export async function storedReply(store: Store, ifNoneMatch: string | undefined,
   return { status: 200, headers, body: plain, compressible: acceptEncoding !== undefined && acceptEncoding.trim() !== '' };
 }
 
+/** ContentGone when a delete took the bytes after their record was read: the caller reads again (retryWhenGone). */
 export async function sendStored(store: Store, request: FastifyRequest, reply: FastifyReply, hash: string, contentType: string): Promise<FastifyReply> {
   const stored = await storedReply(store, request.headers['if-none-match'], request.headers['accept-encoding'], hash, contentType);
-  if (!stored) throw new Error(`blob ${hash} is gone`);
+  if (!stored) throw new ContentGone(`blob ${hash} is gone`);
   return reply.code(stored.status).headers(stored.headers).send(stored.body);
 }

@@ -1,7 +1,7 @@
 import type { Identity } from '../auth/identity.js';
 import { OscalError } from '../oscal/errors.js';
 import { parseOscal, type Format, type ParsedDocument } from '../oscal/formats/index.js';
-import type { JobRecord, Store } from '../store/types.js';
+import type { JobRecord, RevisionRecord, Store } from '../store/types.js';
 import { gunzip } from './blobs.js';
 import { notFound, ServiceError } from './errors.js';
 import type { DocumentService } from './documents.js';
@@ -17,17 +17,52 @@ export type Rendition =
  */
 export class ContentGone extends Error {}
 
-/** A stored JSON form, read back. */
-export async function readStored(store: Store, canonicalHash: string): Promise<ParsedDocument> {
+/**
+ * A read of a document's current content starts over at most this many times when deletes keep
+ * getting in between; once is the most a single delete can cause.
+ */
+const READ_ATTEMPTS = 5;
+
+/**
+ * Runs `read`, which reads a document's record and then what it names, again from the record
+ * when a delete took the content in between (ContentGone): that is 404 once the document is gone,
+ * and otherwise reads the revision current now, as a request made a moment later would.
+ */
+export async function retryWhenGone<T>(read: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (e) {
+      if (!(e instanceof ContentGone)) throw e;
+      if (attempt === READ_ATTEMPTS) throw new ServiceError(409, 'conflict', 'the document kept changing while it was read; try again');
+    }
+  }
+}
+
+async function storedText(store: Store, canonicalHash: string): Promise<string> {
   const gzip = await store.getBlob(canonicalHash);
   if (!gzip) throw new ContentGone(`blob ${canonicalHash} is gone`);
-  return parseOscal(gunzip(gzip).toString('utf8'), 'json');
+  return gunzip(gzip).toString('utf8');
+}
+
+/** A stored JSON form, read back. */
+export async function readStored(store: Store, canonicalHash: string): Promise<ParsedDocument> {
+  return parseOscal(await storedText(store, canonicalHash), 'json');
+}
+
+export async function revisionRecord(store: Store, documentId: string, revision: number): Promise<RevisionRecord> {
+  const rev = await store.getRevision(documentId, revision);
+  if (!rev) throw new ContentGone(`revision ${revision} of ${documentId} is gone`);
+  return rev;
 }
 
 export async function readRevision(store: Store, documentId: string, revision: number): Promise<ParsedDocument> {
-  const rev = await store.getRevision(documentId, revision);
-  if (!rev) throw new ContentGone(`revision ${revision} of ${documentId} is gone`);
-  return readStored(store, rev.canonicalHash);
+  return readStored(store, (await revisionRecord(store, documentId, revision)).canonicalHash);
+}
+
+/** A revision's stored JSON form as plain JSON: it is typed by the model already, which is all some readers need. */
+export async function revisionJson(store: Store, documentId: string, revision: number): Promise<Record<string, unknown>> {
+  return JSON.parse(await storedText(store, (await revisionRecord(store, documentId, revision)).canonicalHash));
 }
 
 /** Makes a rendition from the stored JSON form: in workers, and on request when no job will. */
@@ -47,7 +82,10 @@ export class ContentService {
 
   constructor(private readonly store: Store, private readonly documents: DocumentService) {}
 
-  /** The current revision in the asked format, or the job that is still making it (D5). */
+  /**
+   * The current revision in the asked format, or the job that is still making it (D5); ContentGone
+   * when a delete takes the revision meanwhile (the caller reads again, retryWhenGone).
+   */
   async rendition(identity: Identity, model: string, id: string, format: Format): Promise<Rendition> {
     const { doc } = await this.documents.readable(identity, model, id);
     const key = `${id} ${doc.createdAt} ${doc.revision} ${format}`;

@@ -7,7 +7,7 @@ import { validateDocument, type ValidationIssue } from '../oscal/validate/index.
 import { locateIssues } from '../oscal/validate/locate.js';
 import { StoreConflictError, type AccessRecord, type AttachmentInput, type RevisionInput, type DocumentRecord, type Grant, type ListQuery, type SortKey, type Store, type Visibility } from '../store/types.js';
 import { blobOf } from './blobs.js';
-import { ContentGone, readRevision } from './content.js';
+import { readRevision, retryWhenGone } from './content.js';
 import { MAX_ERROR_DETAILS, ServiceError, forbidden, notFound, unauthenticated, type ErrorDetail } from './errors.js';
 import { fieldsOf, resourcesOf } from './fields.js';
 import { formatOfContentType } from './media-types.js';
@@ -15,11 +15,6 @@ import { canonicalJson, planRenditions } from './renditions.js';
 
 /** The byte order mark is left in the text: parseOscal takes one away, and only one. */
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-/**
- * A read of a document's current content starts over at most this many times when deletes keep
- * getting in between; once is the most a single delete can cause.
- */
-const READ_ATTEMPTS = 5;
 /** Codes of reader errors meaning the bytes are not the declared format at all (400, D3). */
 const SYNTAX_ERRORS = new Set(['malformed', 'forbidden-construct']);
 
@@ -100,21 +95,12 @@ export class DocumentService {
     return { doc, rights };
   }
 
-  /**
-   * The document, the caller's rights and the content of its current revision. A delete of the
-   * document, or of that revision, may commit between the reads: the document is then read again,
-   * which is 404 once it is gone and otherwise finds the revision that is current now.
-   */
+  /** The document, the caller's rights and the content of its current revision. */
   async readableContent(identity: Identity, model: string, id: string): Promise<{ doc: DocumentRecord; rights: Rights; content: ParsedDocument }> {
-    for (let attempt = 1; ; attempt++) {
+    return retryWhenGone(async () => {
       const { doc, rights } = await this.readable(identity, model, id);
-      try {
-        return { doc, rights, content: await readRevision(this.store, id, doc.revision) };
-      } catch (e) {
-        if (!(e instanceof ContentGone)) throw e;
-        if (attempt === READ_ATTEMPTS) throw new ServiceError(409, 'conflict', 'the document kept changing while it was read; try again');
-      }
-    }
+      return { doc, rights, content: await readRevision(this.store, id, doc.revision) };
+    });
   }
 
   private revisionInput(identity: Identity & { kind: 'user' }, doc: ParsedDocument, body: Buffer, format: Format): RevisionInput {
@@ -212,7 +198,7 @@ export class DocumentService {
     if (identity.kind === 'anonymous') throw unauthenticated();
     const { rights } = await this.readable(identity, model, id);
     if (!rights.manage) throw forbidden('see or change who may access it (only its owner or an admin may)');
-    return (await this.store.getAccess(id))!;
+    return this.accessRecord(id);
   }
 
   async setAccess(identity: Identity, model: string, id: string, change: { visibility?: Visibility; grants?: Grant[]; legalHold?: boolean }): Promise<AccessRecord> {
@@ -220,7 +206,19 @@ export class DocumentService {
     if (change.legalHold !== undefined && !(identity.kind === 'user' && identity.role === 'admin')) {
       throw new ServiceError(403, 'forbidden', 'only an admin may set or lift a legal hold');
     }
-    await this.store.setAccess(id, change, { actor: (identity as { name: string }).name, action: 'access.change', documentId: id, detail: change as Record<string, unknown> });
-    return (await this.store.getAccess(id))!;
+    try {
+      await this.store.setAccess(id, change, { actor: (identity as { name: string }).name, action: 'access.change', documentId: id, detail: change as Record<string, unknown> });
+    } catch (e) {
+      if (e instanceof StoreConflictError && e.reason === 'not-found') throw notFound();
+      throw e;
+    }
+    return this.accessRecord(id);
+  }
+
+  /** 404 when the document was deleted after the caller's rights were checked (by another request, or another process). */
+  private async accessRecord(id: string): Promise<AccessRecord> {
+    const access = await this.store.getAccess(id);
+    if (!access) throw notFound();
+    return access;
   }
 }

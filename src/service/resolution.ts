@@ -7,7 +7,7 @@ import { ResolutionError, resolveProfile, type LoadedDocument, type ResolvedCata
 import type { SnapshotRecord, Store } from '../store/types.js';
 import type { AttachmentService } from './attachments.js';
 import { plainBytes } from './attachments.js';
-import { gunzip } from './blobs.js';
+import { retryWhenGone, revisionJson } from './content.js';
 import type { DocumentService } from './documents.js';
 import { ServiceError } from './errors.js';
 import { PLURALS } from './model-segments.js';
@@ -97,13 +97,12 @@ export class ResolutionService {
 
   /** Resolves the current revision of a profile, as `identity` sees the documents it imports. */
   async resolve(identity: Identity, id: string, at = new Date()): Promise<ResolvedCatalog & { revision: number }> {
-    const { doc } = await this.documents.readable(identity, 'profile', id);
-    const profile = await this.storedJson(doc.id, doc.revision);
+    const { revision, json: profile } = await this.current(identity, 'profile', id);
     const base = this.documentUrl('profile', id);
     try {
       const resolved = await resolveProfile(profile, { loader: (href, from) => this.load(identity, href, from ?? base), base, now: at });
       withoutContentUuid(resolved.document.content.catalog as { metadata: Record<string, unknown> });
-      return { ...resolved, revision: doc.revision };
+      return { ...resolved, revision };
     } catch (e) {
       if (!(e instanceof ResolutionError)) throw e;
       throw new ServiceError(422, e.code, `the profile cannot be resolved: ${e.message}`, [{ path: e.chain.join(' > '), message: e.message }]);
@@ -120,10 +119,12 @@ export class ResolutionService {
     return this.snapshots.save(identity, id, 'resolved', resolved.revision, resolved.document, notes, { at, warnings: resolved.warnings });
   }
 
-  private async storedJson(id: string, revision: number): Promise<Record<string, unknown>> {
-    const rev = (await this.store.getRevision(id, revision))!;
-    // The stored JSON form is already typed by the model: JSON.parse is all it needs.
-    return JSON.parse(gunzip((await this.store.getBlob(rev.canonicalHash))!).toString('utf8'));
+  /** The current revision of a document `identity` may read, as JSON. */
+  private async current(identity: Identity, model: string, id: string): Promise<{ revision: number; json: Record<string, unknown> }> {
+    return retryWhenGone(async () => {
+      const { doc } = await this.documents.readable(identity, model, id);
+      return { revision: doc.revision, json: await revisionJson(this.store, doc.id, doc.revision) };
+    });
   }
 
   private async load(identity: Identity, href: string, base: string): Promise<LoadedDocument> {
@@ -161,8 +162,7 @@ export class ResolutionService {
         const file = await this.attachments.read(identity, model, id, generic[3].toLowerCase());
         return { document: readable(plainBytes(file).toString('utf8'), href), base: url.href };
       }
-      const { doc } = await this.documents.readable(identity, model, id);
-      return { document: await this.storedJson(doc.id, doc.revision), base: this.documentUrl(model, id) };
+      return { document: (await this.current(identity, model, id)).json, base: this.documentUrl(model, id) };
     } catch (e) {
       if (e instanceof ServiceError && e.status === 404) throw cannot();
       throw e;

@@ -4,7 +4,7 @@ import type { ParsedDocument } from '../oscal/formats/index.js';
 import { markupToMarkdown } from '../oscal/markup/index.js';
 import { StoreConflictError, type SnapshotKind, type SnapshotNotes, type SnapshotRecord, type Store } from '../store/types.js';
 import { blobOf } from './blobs.js';
-import { readRevision, readStored } from './content.js';
+import { readRevision, readStored, retryWhenGone } from './content.js';
 import { readContent, type DocumentService } from './documents.js';
 import { forbidden, notFound, ServiceError, unauthenticated } from './errors.js';
 import { canonicalJson } from './renditions.js';
@@ -120,8 +120,10 @@ export class SnapshotService {
   /** A copy of the current revision (content snapshots). */
   async create(identity: Identity, model: string, id: string, body: Buffer, contentType: string | undefined): Promise<SnapshotRecord> {
     const notes = parseNotes(body, contentType, { labels: [], types: [] });
-    const { doc } = await this.writable(identity, model, id, 'make snapshots of it');
-    return this.save(identity, id, 'content', doc.revision, await readRevision(this.store, id, doc.revision), notes);
+    return retryWhenGone(async () => {
+      const { doc } = await this.writable(identity, model, id, 'make snapshots of it');
+      return this.save(identity, id, 'content', doc.revision, await readRevision(this.store, id, doc.revision), notes);
+    });
   }
 
   /** Stores a snapshot of a document made elsewhere (a profile's resolution, say). */
@@ -139,15 +141,17 @@ export class SnapshotService {
 
   /** PUT: description, labels and types; snapshot-created keeps its value. */
   async annotate(identity: Identity, model: string, id: string, kind: SnapshotKind, snapshotId: string, body: Buffer, contentType: string | undefined): Promise<SnapshotRecord> {
-    await this.writable(identity, model, id, 'change its snapshots');
-    const snapshot = await this.store.getSnapshot(id, kind, snapshotId);
-    if (!snapshot) throw notFound('snapshot');
-    const notes = parseNotes(body, contentType, snapshot);
-    if (kind === 'resolved' && !notes.types.includes(RESOLVED_TYPE)) notes.types = [RESOLVED_TYPE, ...notes.types];
-    const blob = checkedBlob(withSnapshotProps(await this.content(snapshot), snapshot.createdAt, notes));
-    const user = identity as Identity & { kind: 'user' };
-    await this.guard(() => this.store.updateSnapshot(id, kind, snapshotId, notes, blob, { actor: user.name, action: `${kind === 'resolved' ? 'resolved-snapshot' : 'snapshot'}.update`, documentId: id, detail: { snapshot: snapshotId } }));
-    return (await this.store.getSnapshot(id, kind, snapshotId))!;
+    return retryWhenGone(async () => {
+      await this.writable(identity, model, id, 'change its snapshots');
+      const snapshot = await this.store.getSnapshot(id, kind, snapshotId);
+      if (!snapshot) throw notFound('snapshot');
+      const notes = parseNotes(body, contentType, snapshot);
+      if (kind === 'resolved' && !notes.types.includes(RESOLVED_TYPE)) notes.types = [RESOLVED_TYPE, ...notes.types];
+      const blob = checkedBlob(withSnapshotProps(await this.content(snapshot), snapshot.createdAt, notes));
+      const user = identity as Identity & { kind: 'user' };
+      await this.guard(() => this.store.updateSnapshot(id, kind, snapshotId, notes, blob, { actor: user.name, action: `${kind === 'resolved' ? 'resolved-snapshot' : 'snapshot'}.update`, documentId: id, detail: { snapshot: snapshotId } }));
+      return (await this.store.getSnapshot(id, kind, snapshotId))!;
+    });
   }
 
   async remove(identity: Identity, model: string, id: string, kind: SnapshotKind, snapshotId: string): Promise<void> {

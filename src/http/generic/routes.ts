@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AttachmentService } from '../../service/attachments.js';
-import type { ContentService } from '../../service/content.js';
+import { retryWhenGone, type ContentService } from '../../service/content.js';
 import type { DocumentService } from '../../service/documents.js';
 import { ServiceError } from '../../service/errors.js';
 import { negotiateFormat, RESPONSE_TYPE } from '../../service/media-types.js';
@@ -79,12 +79,14 @@ export async function genericRoutes(app: FastifyInstance, deps: GenericDeps): Pr
     const { model, id } = request.params;
     const format = negotiateFormat(request.headers.accept);
     if (!format) throw new ServiceError(406, 'not-acceptable', 'Accept names no format this server produces: use application/json, application/xml or application/yaml');
-    const rendition = await content.rendition(request.identity, model, id, format);
-    if (rendition.state === 'pending') {
-      const location = `${base}/jobs/${rendition.job.id}`;
-      return reply.code(202).header('Location', location).send({ job: { id: rendition.job.id, status: rendition.job.status, format, self: location } });
-    }
-    return sendStored(store, request, reply, rendition.hash, RESPONSE_TYPE[format]);
+    return retryWhenGone(async () => {
+      const rendition = await content.rendition(request.identity, model, id, format);
+      if (rendition.state === 'pending') {
+        const location = `${base}/jobs/${rendition.job.id}`;
+        return reply.code(202).header('Location', location).send({ job: { id: rendition.job.id, status: rendition.job.status, format, self: location } });
+      }
+      return sendStored(store, request, reply, rendition.hash, RESPONSE_TYPE[format]);
+    });
   });
 
   app.put<{ Params: { model: string; id: string }; Body: Buffer }>('/:model/:id', {

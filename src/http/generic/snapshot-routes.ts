@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serializeOscal } from '../../oscal/formats/index.js';
+import { retryWhenGone } from '../../service/content.js';
 import { ServiceError } from '../../service/errors.js';
 import { negotiateFormat, RESPONSE_TYPE } from '../../service/media-types.js';
 import { snapshotEntry, type SnapshotService } from '../../service/snapshots.js';
@@ -9,13 +10,13 @@ import { sendStored } from '../send-rendition.js';
 
 export type SnapshotParams = { model: string; id: string; snapshot: string };
 
-/** One snapshot in the format Accept asks for: the stored JSON form, or a rendition made now. */
+/** One snapshot in the format Accept asks for: the stored JSON form, or a rendition made now; ContentGone as sendStored. */
 export async function sendSnapshot(store: Store, snapshots: SnapshotService, snapshot: SnapshotRecord, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const format = negotiateFormat(request.headers.accept);
   if (!format) throw new ServiceError(406, 'not-acceptable', 'Accept names no format this server produces: use application/json, application/xml or application/yaml');
   if (format === 'json') return sendStored(store, request, reply, snapshot.canonicalHash, RESPONSE_TYPE.json);
-  reply.header('ETag', `W/"${snapshot.canonicalHash}-${format}"`).header('Vary', 'Accept, Accept-Encoding');
-  return reply.type(RESPONSE_TYPE[format]).send(serializeOscal(await snapshots.content(snapshot), format));
+  const text = serializeOscal(await snapshots.content(snapshot), format);
+  return reply.header('ETag', `W/"${snapshot.canonicalHash}-${format}"`).header('Vary', 'Accept, Accept-Encoding').type(RESPONSE_TYPE[format]).send(text);
 }
 
 /**
@@ -36,7 +37,7 @@ export function snapshotReadRoutes(app: FastifyInstance, deps: {
 
   app.get<{ Params: SnapshotParams }>(`${prefix}/:snapshot`, { schema: { summary: `One ${kind} snapshot, in the format Accept asks for`, params } }, async (request, reply) => {
     const { model, id, snapshot } = paramsOf(request);
-    return sendSnapshot(store, snapshots, await snapshots.get(request.identity, model, id, kind, snapshot.toLowerCase()), request, reply);
+    return retryWhenGone(async () => sendSnapshot(store, snapshots, await snapshots.get(request.identity, model, id, kind, snapshot.toLowerCase()), request, reply));
   });
 
   app.put<{ Params: SnapshotParams }>(`${prefix}/:snapshot`, { schema: { summary: 'Change the description, labels and types of a snapshot', params } }, async (request) => {

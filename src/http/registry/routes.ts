@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
+import { retryWhenGone, revisionRecord } from '../../service/content.js';
 import type { DocumentService } from '../../service/documents.js';
 import { PLURALS } from '../../service/model-segments.js';
 import { ServiceError } from '../../service/errors.js';
@@ -54,9 +55,10 @@ export async function registryRoutes(api: FastifyInstance, deps: RegistryDeps): 
   });
 
   api.get<{ Params: { plural: string; id: string } }>('/:plural/:id', { schema: { summary: 'The latest version as OSCAL JSON', params: idParams } }, async (request, reply) => {
-    const { doc } = await documents.readable(request.identity, PLURALS[request.params.plural]!, request.params.id);
-    const revision = (await store.getRevision(doc.id, doc.revision))!;
-    return sendStored(store, request, reply, revision.canonicalHash, 'application/json');
+    return retryWhenGone(async () => {
+      const { doc } = await documents.readable(request.identity, PLURALS[request.params.plural]!, request.params.id);
+      return sendStored(store, request, reply, (await revisionRecord(store, doc.id, doc.revision)).canonicalHash, 'application/json');
+    });
   });
 
   api.put<{ Params: { plural: string; id: string }; Body: Buffer }>('/:plural/:id', { schema: { summary: 'Create (201) or add a version (204)', params: idParams } }, async (request, reply) => {
@@ -76,8 +78,10 @@ export async function registryRoutes(api: FastifyInstance, deps: RegistryDeps): 
   });
 
   api.get<{ Params: { plural: string; id: string; version: string } }>('/:plural/:id/versions/:version', { schema: { summary: 'One version as OSCAL JSON', params: versionParams } }, async (request, reply) => {
-    const revision = await registry.version(request.identity, PLURALS[request.params.plural]!, request.params.id, versionNumber(request.params.version));
-    return sendStored(store, request, reply, revision.canonicalHash, 'application/json');
+    return retryWhenGone(async () => {
+      const revision = await registry.version(request.identity, PLURALS[request.params.plural]!, request.params.id, versionNumber(request.params.version));
+      return sendStored(store, request, reply, revision.canonicalHash, 'application/json');
+    });
   });
 
   api.delete<{ Params: { plural: string; id: string; version: string } }>('/:plural/:id/versions/:version', { schema: { summary: 'Delete one version (never the only one)', params: versionParams } }, async (request, reply) => {

@@ -67,16 +67,41 @@ export class PostgresStore implements Store {
     await tx`INSERT INTO audit_log (at, actor, action, document_id, detail) VALUES (${now()}, ${entry.actor}, ${entry.action}, ${entry.documentId ?? null}, ${entry.detail ? JSON.stringify(entry.detail) : null})`;
   }
 
+  /**
+   * Stores `stored` and locks the rows of `dropping` (blobs the transaction may drop), in one pass
+   * in hash order. Every writer and deleter takes its blob locks so, which keeps two transactions
+   * sharing blobs from deadlocking: a writer that locked what it stores first and what it drops
+   * after could hold one blob while a deleter, holding the other, waits for it.
+   */
+  private async lockBlobs(tx: Sql, stored: BlobInput[], dropping: string[]): Promise<void> {
+    const byHash = new Map(stored.map((b) => [b.hash, b]));
+    for (const hash of [...new Set([...byHash.keys(), ...dropping])].sort()) {
+      const blob = byHash.get(hash);
+      if (blob) await this.putBlob(tx, blob);
+      else await tx`SELECT hash FROM blobs WHERE hash = ${hash} FOR UPDATE`;
+    }
+  }
+
   private async writeRevision(tx: Sql, id: string, number: number, revision: RevisionInput, at: string): Promise<string[]> {
-    // Blob rows are locked in hash order by every writer and deleter, so they cannot deadlock.
-    const blobs = [revision.canonical, revision.original, ...revision.renditions.map((r) => r.blob), ...(revision.attachments ?? []).map((a) => a.blob)].sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0));
-    for (const blob of blobs) await this.putBlob(tx, blob);
+    // Files of resources the revision no longer has go with them, except under a legal hold.
+    const [doc] = await tx`SELECT legal_hold FROM documents WHERE id = ${id}`;
+    const kept = revision.resources && !doc!.legal_hold ? revision.resources : undefined;
+    const replaced = (revision.attachments ?? []).map((a) => a.resourceUuid);
+    // The document's row lock keeps its attachment rows as they are read here until they change below.
+    const released = (await tx`SELECT blob_hash AS h FROM attachments WHERE document_id = ${id} AND (resource_uuid = ANY(${tx.array(replaced)}::text[])
+      OR (${kept !== undefined} AND NOT (resource_uuid = ANY(${tx.array(kept ?? [])}::text[]))))`).map((r) => r.h as string);
+    await this.lockBlobs(tx, [revision.canonical, revision.original, ...revision.renditions.map((r) => r.blob), ...(revision.attachments ?? []).map((a) => a.blob)], released);
     await tx`INSERT INTO revisions (document_id, number, canonical_hash, original_hash, original_format, author, created_at, fields)
       VALUES (${id}, ${number}, ${revision.canonical.hash}, ${revision.original.hash}, ${revision.originalFormat}, ${revision.author}, ${at}, ${JSON.stringify(revision.fields)})`;
     for (const r of revision.renditions) {
       await tx`INSERT INTO renditions (document_id, revision, format, blob_hash) VALUES (${id}, ${number}, ${r.format}, ${r.blob.hash})`;
     }
-    await this.writeAttachments(tx, id, revision, at);
+    if (kept) await tx`DELETE FROM attachments WHERE document_id = ${id} AND NOT (resource_uuid = ANY(${tx.array(kept)}::text[]))`;
+    for (const a of revision.attachments ?? []) {
+      await tx`INSERT INTO attachments (document_id, resource_uuid, blob_hash, media_type, filename, created_at) VALUES (${id}, ${a.resourceUuid}, ${a.blob.hash}, ${a.mediaType}, ${a.filename}, ${at})
+        ON CONFLICT (document_id, resource_uuid) DO UPDATE SET blob_hash = excluded.blob_hash, media_type = excluded.media_type, filename = excluded.filename, created_at = excluded.created_at`;
+    }
+    await this.dropUnreferenced(tx, released);
     const jobs: string[] = [];
     for (const format of revision.pendingFormats) {
       const jobId = randomUUID();
@@ -84,20 +109,6 @@ export class PostgresStore implements Store {
       jobs.push(jobId);
     }
     return jobs;
-  }
-
-  /** Attachment rows of a revision; its blobs are already stored, in lock order. */
-  private async writeAttachments(tx: Sql, id: string, revision: RevisionInput, at: string): Promise<void> {
-    const [doc] = await tx`SELECT legal_hold FROM documents WHERE id = ${id}`;
-    const dropped = !revision.resources || doc!.legal_hold ? [] : await tx`DELETE FROM attachments WHERE document_id = ${id} AND NOT (resource_uuid = ANY(${tx.array(revision.resources)}::text[])) RETURNING blob_hash AS h`;
-    const hashes = dropped.map((r) => r.h as string);
-    for (const a of revision.attachments ?? []) {
-      const [old] = await tx`SELECT blob_hash AS h FROM attachments WHERE document_id = ${id} AND resource_uuid = ${a.resourceUuid}`;
-      if (old) hashes.push(old.h as string);
-      await tx`INSERT INTO attachments (document_id, resource_uuid, blob_hash, media_type, filename, created_at) VALUES (${id}, ${a.resourceUuid}, ${a.blob.hash}, ${a.mediaType}, ${a.filename}, ${at})
-        ON CONFLICT (document_id, resource_uuid) DO UPDATE SET blob_hash = excluded.blob_hash, media_type = excluded.media_type, filename = excluded.filename, created_at = excluded.created_at`;
-    }
-    await this.dropUnreferenced(tx, hashes);
   }
 
   async createDocument(doc: { id: string; model: string; owner: string; visibility: 'public' | 'private' }, revision: RevisionInput, audit: AuditEntry): Promise<{ jobs: string[] }> {
@@ -202,13 +213,15 @@ export class PostgresStore implements Store {
 
   /**
    * Blobs are shared by content: drop only those nothing refers to any more. The rows are locked
-   * first, which waits out any writer that is adding a reference (its upsert holds the row); the
-   * DELETE, a statement of its own, then sees every committed reference.
+   * first (in lockBlobs' order: a writer has locked them there already), which waits out any writer
+   * that is adding a reference (its upsert holds the row); the DELETE, a statement of its own, then
+   * sees every committed reference.
    */
   private async dropUnreferenced(tx: Sql, hashes: string[]): Promise<void> {
     if (hashes.length === 0) return;
     const unique = [...new Set(hashes)].sort();
-    await tx`SELECT hash FROM blobs WHERE hash IN ${tx(unique)} ORDER BY hash FOR UPDATE`;
+    // Ordered as JavaScript sorts them, whatever the database's collation.
+    await tx`SELECT hash FROM blobs WHERE hash IN ${tx(unique)} ORDER BY hash COLLATE "C" FOR UPDATE`;
     await tx.unsafe(`DELETE FROM blobs b WHERE b.hash = ANY($1::text[]) AND ${UNREFERENCED('b.hash')}`, [tx.array(unique)]);
   }
 
@@ -262,7 +275,7 @@ export class PostgresStore implements Store {
     await this.sql.begin(async (tx) => {
       const [old] = await tx`SELECT canonical_hash FROM snapshots WHERE document_id = ${id} AND kind = ${kind} AND id = ${snapshotId} FOR UPDATE`;
       if (!old) throw new StoreConflictError('not-found', `no snapshot ${snapshotId}`);
-      await this.putBlob(tx, blob);
+      await this.lockBlobs(tx, [blob], [old.canonical_hash as string]);
       await tx`UPDATE snapshots SET canonical_hash = ${blob.hash}, description = ${notes.description ?? null}, labels = ${JSON.stringify(notes.labels)},
         types = ${JSON.stringify(notes.types)}, updated_at = ${now()} WHERE id = ${snapshotId}`;
       await this.dropUnreferenced(tx, [old.canonical_hash as string]);
