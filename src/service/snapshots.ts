@@ -135,7 +135,8 @@ export class SnapshotService {
       ...(made.warnings ? { warnings: made.warnings } : {}),
     };
     const blob = checkedBlob(withSnapshotProps(doc, snapshot.createdAt, notes));
-    await this.guard(() => this.store.createSnapshot(snapshot, blob, { actor: user.name, action: `${kind === 'resolved' ? 'resolved-snapshot' : 'snapshot'}.create`, documentId: id, detail: { snapshot: snapshot.id } }));
+    // The store's not-found here is the document's: it was deleted after it was read.
+    await this.guard(() => this.store.createSnapshot(snapshot, blob, { actor: user.name, action: `${kind === 'resolved' ? 'resolved-snapshot' : 'snapshot'}.create`, documentId: id, detail: { snapshot: snapshot.id } }), 'document');
     return found(await this.store.getSnapshot(id, kind, snapshot.id), 'snapshot');
   }
 
@@ -168,12 +169,12 @@ export class SnapshotService {
     return readable;
   }
 
-  private async guard(write: () => Promise<void>): Promise<void> {
+  private async guard(write: () => Promise<void>, missing = 'snapshot'): Promise<void> {
     try {
       await write();
     } catch (e) {
       if (e instanceof StoreConflictError && e.reason === 'legal-hold') throw new ServiceError(409, 'legal-hold', `${e.message}; an admin must lift the hold first`);
-      if (e instanceof StoreConflictError && e.reason === 'not-found') throw notFound('snapshot');
+      if (e instanceof StoreConflictError && e.reason === 'not-found') throw notFound(missing);
       throw e;
     }
   }

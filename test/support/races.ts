@@ -15,6 +15,12 @@ export type Tx = postgres.TransactionSql;
 export const holdTable = (table: 'revisions' | 'renditions' | 'blobs' | 'grants') => (tx: Tx) => tx`LOCK TABLE ${tx(table)} IN ACCESS EXCLUSIVE MODE`;
 
 /**
+ * Plain reads of the table go on; a statement that writes it or locks its rows (FOR SHARE, FOR
+ * UPDATE) waits, and then sees what the transaction commits.
+ */
+export const holdWrites = (table: 'documents') => (tx: Tx) => tx`LOCK TABLE ${tx(table)} IN EXCLUSIVE MODE`;
+
+/**
  * Runs `request` while a transaction holds what `hold` takes; once the request waits for it (or
  * for anything else in the database), commits `change` in that transaction and lets go.
  */
