@@ -1,15 +1,17 @@
 /**
  * Windows between two store calls that no table lock can separate: a write and the read of its
  * record back (both touch the same table, and only a lock that stops the write stops a plain
- * read). Another request, or another process on the same database, may commit a delete in that
- * instant; the answer must then be what a request made a moment later would get (404), never a
- * 500. The test plays the change from inside the store, right after the first call returns, so
- * the timing is certain; SQLite serves, as the services do not depend on the store's kind.
+ * read), or a file's record and its bytes (both read the blobs table). Another request, or another
+ * process on the same database, may commit a change in that instant; the answer must then be what
+ * a request made a moment later would get (404, or the file current now), never a 500. The test
+ * plays the change from inside the store, right after the first call returns, so the timing is
+ * certain; SQLite serves, as the services do not depend on the store's kind.
  */
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import type { Identity } from '../src/auth/identity.js';
+import { AttachmentService, plainBytes } from '../src/service/attachments.js';
 import { DocumentService } from '../src/service/documents.js';
 import { ServiceError } from '../src/service/errors.js';
 import { RegistryService } from '../src/service/registry.js';
@@ -53,6 +55,7 @@ function services(store: Store) {
     documents,
     registry: new RegistryService(store, documents),
     snapshots: new SnapshotService(store, documents),
+    attachments: new AttachmentService(store, documents, 'http://depot.test'),
   };
 }
 
@@ -103,4 +106,28 @@ describe('a change committed between two store calls', () => {
     await rejectsNotFound(snapshots.annotate(admin, 'catalog', record.id, 'content', snapshot.id, notes, 'application/json'), /no such snapshot/);
   });
 
+  describe('GET of an attachment, between the file\'s record and its bytes', () => {
+    async function attached(store: Store): Promise<{ id: string; resource: string }> {
+      const plain = services(store);
+      const { record } = await plain.documents.create(admin, 'catalog', catalog(), 'application/json');
+      const entry = await plain.attachments.add(admin, 'catalog', record.id, { bytes: randomBytes(2000), mediaType: 'application/octet-stream', filename: 'f.bin' });
+      return { id: record.id, resource: String(entry.uuid) };
+    }
+
+    test('the file replaced: the new file', async () => {
+      const store = new SqliteStore(':memory:');
+      const { id, resource } = await attached(store);
+      const replacement = randomBytes(3000);
+      const { attachments } = services(interrupted(store, 'getAttachment',
+        () => services(store).attachments.replace(admin, 'catalog', id, resource, { bytes: replacement, mediaType: 'application/octet-stream' })));
+      assert.deepEqual(plainBytes(await attachments.read(admin, 'catalog', id, resource)), replacement);
+    });
+
+    test('the document deleted: 404 naming the document', async () => {
+      const store = new SqliteStore(':memory:');
+      const { id, resource } = await attached(store);
+      const { attachments } = services(interrupted(store, 'getAttachment', () => store.deleteDocument(id, audit)));
+      await rejectsNotFound(attachments.read(admin, 'catalog', id, resource), /no such document/);
+    });
+  });
 });
