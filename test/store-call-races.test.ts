@@ -9,6 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Identity } from '../src/auth/identity.js';
 import { AttachmentService, plainBytes } from '../src/service/attachments.js';
@@ -18,6 +19,7 @@ import { RegistryService } from '../src/service/registry.js';
 import { SnapshotService } from '../src/service/snapshots.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../src/store/types.js';
+import { newDataDir } from './support/server.js';
 
 const admin: Identity = { kind: 'user', name: 'admin', role: 'admin', groups: [], via: 'token' };
 const audit = { actor: 'other', action: 'other' };
@@ -26,6 +28,11 @@ const settings = { defaultVisibility: 'public' as const, inlineRenditionLimit: 1
 function catalog(id = randomUUID()): Buffer {
   const metadata = { title: 'Raced', 'last-modified': '2024-01-01T00:00:00Z', version: '1', 'oscal-version': '1.1.2', remarks: randomUUID() };
   return Buffer.from(JSON.stringify({ catalog: { uuid: id, metadata } }));
+}
+
+/** A real SQLite file, as a server keeps; each test its own. */
+function fileStore(): SqliteStore {
+  return new SqliteStore(join(newDataDir(), 'depot.sqlite'));
 }
 
 /** The store, with `meanwhile` committed right after the first call of `method` returns. */
@@ -70,7 +77,7 @@ async function rejectsNotFound(answer: Promise<unknown>, message: RegExp): Promi
 
 describe('a change committed between two store calls', () => {
   test('generic POST, the new document deleted before it is read back: 404', async () => {
-    const store = new SqliteStore(':memory:');
+    const store = fileStore();
     const { documents } = services(interrupted(store, 'createDocument', async () => {
       const [doc] = await store.listDocuments({ model: 'catalog', limit: 1, sort: 'title', descending: false });
       await store.deleteDocument(doc!.id, audit);
@@ -79,7 +86,7 @@ describe('a change committed between two store calls', () => {
   });
 
   test('registry upload of a new version, the document deleted before it is read back: 404', async () => {
-    const store = new SqliteStore(':memory:');
+    const store = fileStore();
     const id = randomUUID();
     await services(store).registry.upload(admin, catalog(id));
     const { registry } = services(interrupted(store, 'replaceDocument', () => store.deleteDocument(id, audit)));
@@ -87,7 +94,7 @@ describe('a change committed between two store calls', () => {
   });
 
   test('snapshot POST, the snapshot deleted before it is read back: 404', async () => {
-    const store = new SqliteStore(':memory:');
+    const store = fileStore();
     const { record } = await services(store).documents.create(admin, 'catalog', catalog(), 'application/json');
     const { snapshots } = services(interrupted(store, 'createSnapshot', async () => {
       const [snapshot] = await store.listSnapshots(record.id, 'content');
@@ -97,7 +104,7 @@ describe('a change committed between two store calls', () => {
   });
 
   test('snapshot PUT, the document deleted before the snapshot is read back: 404', async () => {
-    const store = new SqliteStore(':memory:');
+    const store = fileStore();
     const plain = services(store);
     const { record } = await plain.documents.create(admin, 'catalog', catalog(), 'application/json');
     const snapshot = await plain.snapshots.create(admin, 'catalog', record.id, Buffer.alloc(0), undefined);
@@ -115,7 +122,7 @@ describe('a change committed between two store calls', () => {
     }
 
     test('the file replaced: the new file', async () => {
-      const store = new SqliteStore(':memory:');
+      const store = fileStore();
       const { id, resource } = await attached(store);
       const replacement = randomBytes(3000);
       const { attachments } = services(interrupted(store, 'getAttachment',
@@ -124,7 +131,7 @@ describe('a change committed between two store calls', () => {
     });
 
     test('the document deleted: 404 naming the document', async () => {
-      const store = new SqliteStore(':memory:');
+      const store = fileStore();
       const { id, resource } = await attached(store);
       const { attachments } = services(interrupted(store, 'getAttachment', () => store.deleteDocument(id, audit)));
       await rejectsNotFound(attachments.read(admin, 'catalog', id, resource), /no such document/);
