@@ -1,9 +1,9 @@
 /**
- * An attachment POST reads the document, then its current revision, then writes the next one.
- * Another process on the same PostgreSQL database may delete the document, or that revision, in
- * between: the POST must then answer 404, or build on the revision that is current now, and never
- * 500 (the crash test met the 500 under load). The test plays the other process, so the timing is
- * certain.
+ * An attachment POST reads the document, then its current revision, then writes the next one; a
+ * GET of the file reads the content, then the file's record, then its bytes. Another process on
+ * the same PostgreSQL database may delete the document, or that revision, in between: the answer
+ * must then be 404, or build on (or serve) what is current now, and never 500 (the crash test met
+ * the 500 under load). The test plays the other process, so the timing is certain.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -16,7 +16,7 @@ import { freshDatabase, SKIP_MESSAGE, TEST_DATABASE_URL } from './support/postgr
 import { deleteCurrentVersion, deleteDocument, holdTable, whileWaiting, type Tx } from './support/races.js';
 import { TestServer } from './support/server.js';
 
-describe('PostgreSQL: an attachment POST racing another process', { skip: TEST_DATABASE_URL ? false : SKIP_MESSAGE }, () => {
+describe('PostgreSQL: attachments racing another process', { skip: TEST_DATABASE_URL ? false : SKIP_MESSAGE }, () => {
   let database: { url: string; drop: () => Promise<void> };
   let server: TestServer;
   let token: string;
@@ -44,13 +44,21 @@ describe('PostgreSQL: an attachment POST racing another process', { skip: TEST_D
   /** Holds the revisions table while `request` runs: it waits there, past its read of the document and the caller's rights. */
   const betweenReads = (request: () => Promise<ApiResponse>, change: (tx: Tx) => Promise<unknown>) => whileWaiting(database.url, holdTable('revisions'), request, change);
 
-  test('the document deleted between its reads: 404 with the error object', async () => {
+  test('GET of the file, the document deleted between the read of its content and of the file: 404 naming the document', async () => {
+    const id = await catalog();
+    const added = await call('POST', `/${id}/attachment`, randomBytes(2000));
+    assert.equal(added.status, 201, added.text);
+    const answer = await whileWaiting(database.url, holdTable('attachments'), () => call('GET', `/${id}/attachment/${added.json().uuid}`), (tx) => deleteDocument(tx, id));
+    assertErrorBody(answer, 404, /no such document/);
+  });
+
+  test('POST, the document deleted between its reads: 404 with the error object', async () => {
     const id = await catalog();
     const answer = await betweenReads(() => call('POST', `/${id}/attachment`, randomBytes(2000)), (tx) => deleteDocument(tx, id));
     assert.equal(assertErrorBody(answer, 404).code, 'not-found');
   });
 
-  test('its current version deleted between its reads: the file is added to the version current now', async () => {
+  test('POST, its current version deleted between its reads: the file is added to the version current now', async () => {
     const id = await catalog();
     const first = await call('POST', `/${id}/attachment`, randomBytes(2000));
     assert.equal(first.status, 201, first.text);

@@ -12,7 +12,7 @@ import { assertErrorBody } from './support/error-body.js';
 import { api, type ApiRequest, type ApiResponse } from './support/http.js';
 import { stopWithin } from './support/lifecycle.js';
 import { freshDatabase, SKIP_MESSAGE, TEST_DATABASE_URL } from './support/postgres.js';
-import { deleteCurrentVersion, deleteDocument, holdTable, whileWaiting, type Tx } from './support/races.js';
+import { deleteCurrentVersion, deleteDocument, holdTable, holdWrites, whileWaiting, type Tx } from './support/races.js';
 import { TestServer } from './support/server.js';
 
 type Hold = (tx: Tx) => Promise<unknown>;
@@ -129,6 +129,12 @@ describe('PostgreSQL: reads racing another process', { skip: TEST_DATABASE_URL ?
       assert.equal(copy.json().catalog.metadata.remarks, first);
     });
 
+    test('POST, the document deleted between the read of its version and the snapshot\'s insert: 404 naming the document', async () => {
+      const id = await create();
+      const answer = await race(holdWrites('documents'), () => call('POST', `/oscal/v1/catalog/${id}/snapshot`), gone(id));
+      assertErrorBody(answer, 404, /no such document/);
+    });
+
     for (const accept of ['application/json', 'application/xml']) {
       test(`GET as ${accept}, the document deleted between the snapshot's record and its bytes: 404 with the error object`, async () => {
         const id = await create();
@@ -163,6 +169,12 @@ describe('PostgreSQL: reads racing another process', { skip: TEST_DATABASE_URL ?
       const id = await profile();
       const answer = await race(holdTable('revisions'), () => call('POST', `/oscal/v1/profile/${id}/resolved-snapshot`), gone(id));
       assert.equal(assertErrorBody(answer, 404).code, 'not-found');
+    });
+
+    test('resolved-snapshot POST, the profile deleted between its resolution and the snapshot\'s insert: 404 naming the document', async () => {
+      const id = await profile();
+      const answer = await race(holdWrites('documents'), () => call('POST', `/oscal/v1/profile/${id}/resolved-snapshot`), gone(id));
+      assertErrorBody(answer, 404, /no such document/);
     });
   });
 

@@ -5,6 +5,7 @@ import type { ParsedDocument } from '../oscal/formats/index.js';
 import { markupToMarkdown } from '../oscal/markup/index.js';
 import { StoreConflictError, type AttachmentInput, type Store } from '../store/types.js';
 import { fileBlob, gunzip, sha256 } from './blobs.js';
+import { ContentGone, retryWhenGone } from './content.js';
 import { readContent, type DocumentService } from './documents.js';
 import { forbidden, notFound, ServiceError, unauthenticated } from './errors.js';
 import { resourcesOf, type Resource } from './fields.js';
@@ -84,12 +85,21 @@ export class AttachmentService {
 
   /** The file: ours when an rlink points at it, else the decoded base64 (rule 2). */
   async read(identity: Identity, model: string, id: string, resourceUuid: string): Promise<OutgoingFile> {
-    const entry = findResource((await this.documents.readableContent(identity, model, id)).content, resourceUuid);
+    return retryWhenGone(() => this.readOnce(identity, model, id, resourceUuid));
+  }
+
+  private async readOnce(identity: Identity, model: string, id: string, resourceUuid: string): Promise<OutgoingFile> {
+    const { doc, content } = await this.documents.readableContent(identity, model, id);
+    const entry = findResource(content, resourceUuid);
     const rlinks = Array.isArray(entry.rlinks) ? (entry.rlinks as { href?: unknown }[]) : [];
-    const held = rlinks.some((r) => this.pointsHere(r.href, model, id, resourceUuid)) ? await this.store.getAttachment(id, resourceUuid) : undefined;
-    if (held) {
-      const bytes = await this.store.getAttachmentBytes(held.hash);
-      if (bytes) return { data: bytes.data, gzipped: !bytes.plain, hash: held.hash, mediaType: held.mediaType, filename: held.filename };
+    if (rlinks.some((r) => this.pointsHere(r.href, model, id, resourceUuid))) {
+      const held = await this.store.getAttachment(id, resourceUuid);
+      const bytes = held && await this.store.getAttachmentBytes(held.hash);
+      if (held && bytes) return { data: bytes.data, gzipped: !bytes.plain, hash: held.hash, mediaType: held.mediaType, filename: held.filename };
+      // A change committed since the content was read (the file replaced, the document deleted)
+      // took the file: the answer is the one that change gives. Unchanged, the file was never here.
+      const now = await this.store.getDocument(id);
+      if (now?.revision !== doc.revision || now.createdAt !== doc.createdAt) throw new ContentGone(`the file of resource ${resourceUuid} of ${id} is gone`);
     }
     const base64 = entry.base64 as { value?: string; filename?: string; 'media-type'?: string } | undefined;
     if (base64 && typeof base64.value === 'string') {

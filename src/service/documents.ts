@@ -8,7 +8,7 @@ import { locateIssues } from '../oscal/validate/locate.js';
 import { StoreConflictError, type AccessRecord, type AttachmentInput, type RevisionInput, type DocumentRecord, type Grant, type ListQuery, type SortKey, type Store, type Visibility } from '../store/types.js';
 import { blobOf } from './blobs.js';
 import { readRevision, retryWhenGone } from './content.js';
-import { MAX_ERROR_DETAILS, ServiceError, forbidden, notFound, unauthenticated, type ErrorDetail } from './errors.js';
+import { MAX_ERROR_DETAILS, ServiceError, forbidden, found, notFound, unauthenticated, type ErrorDetail } from './errors.js';
 import { fieldsOf, resourcesOf } from './fields.js';
 import { formatOfContentType } from './media-types.js';
 import { canonicalJson, planRenditions } from './renditions.js';
@@ -135,7 +135,7 @@ export class DocumentService {
         this.revisionInput(identity, doc, body, format),
         { actor: identity.name, action: 'document.create', documentId: id, detail: { model: doc.model, format } },
       );
-      return { record: (await this.store.getDocument(id))!, jobs };
+      return { record: found(await this.store.getDocument(id)), jobs };
     } catch (e) {
       if (e instanceof StoreConflictError && e.reason === 'exists') throw new ServiceError(409, 'conflict', `a document with content uuid ${id} already exists; PUT to replace it`);
       throw e;
@@ -215,10 +215,7 @@ export class DocumentService {
     return this.accessRecord(id);
   }
 
-  /** 404 when the document was deleted after the caller's rights were checked (by another request, or another process). */
   private async accessRecord(id: string): Promise<AccessRecord> {
-    const access = await this.store.getAccess(id);
-    if (!access) throw notFound();
-    return access;
+    return found(await this.store.getAccess(id));
   }
 }

@@ -27,3 +27,12 @@ export class ServiceError extends Error {
 export const notFound = (what = 'document') => new ServiceError(404, 'not-found', `no such ${what}, or you may not read it`);
 export const unauthenticated = () => new ServiceError(401, 'unauthenticated', 'authentication is required: send Authorization: Bearer <token>, or sign in at /auth/login');
 export const forbidden = (what: string) => new ServiceError(403, 'forbidden', `you may read this document but not ${what}`);
+
+/**
+ * A record read back, after a write or a check of the caller's rights: a delete committed in
+ * between (another request, or another process) makes it 404, as a request a moment later gets.
+ */
+export function found<T>(record: T | undefined, what = 'document'): T {
+  if (record === undefined) throw notFound(what);
+  return record;
+}

@@ -5,7 +5,7 @@ import { applyContentIdentifier, CONTENT_UUID_SCHEME, isContentUuid } from '../o
 import { StoreConflictError, type DocumentRecord, type RevisionRecord, type Store } from '../store/types.js';
 import type { DocumentService } from './documents.js';
 import { readContent } from './documents.js';
-import { forbidden, notFound, ServiceError, unauthenticated } from './errors.js';
+import { forbidden, found, notFound, ServiceError, unauthenticated } from './errors.js';
 
 function authenticated(identity: Identity): asserts identity is Identity & { kind: 'user' } {
   if (identity.kind === 'anonymous') throw unauthenticated();
@@ -48,7 +48,7 @@ export class RegistryService {
     const { doc } = this.read(body, undefined);
     const id = registryContentUuid(doc);
     const action = await this.save(identity, doc, body, id);
-    return { action, record: (await this.store.getDocument(id))! };
+    return { action, record: found(await this.store.getDocument(id)) };
   }
 
   private read(body: Buffer, model: string | undefined): { doc: ParsedDocument } {

@@ -6,7 +6,7 @@ import { StoreConflictError, type SnapshotKind, type SnapshotNotes, type Snapsho
 import { blobOf } from './blobs.js';
 import { readRevision, readStored, retryWhenGone } from './content.js';
 import { readContent, type DocumentService } from './documents.js';
-import { forbidden, notFound, ServiceError, unauthenticated } from './errors.js';
+import { forbidden, found, notFound, ServiceError, unauthenticated } from './errors.js';
 import { canonicalJson } from './renditions.js';
 
 /** The namespace of the snapshot props (D8). */
@@ -135,8 +135,9 @@ export class SnapshotService {
       ...(made.warnings ? { warnings: made.warnings } : {}),
     };
     const blob = checkedBlob(withSnapshotProps(doc, snapshot.createdAt, notes));
-    await this.guard(() => this.store.createSnapshot(snapshot, blob, { actor: user.name, action: `${kind === 'resolved' ? 'resolved-snapshot' : 'snapshot'}.create`, documentId: id, detail: { snapshot: snapshot.id } }));
-    return (await this.store.getSnapshot(id, kind, snapshot.id))!;
+    // The store's not-found here is the document's: it was deleted after it was read.
+    await this.guard(() => this.store.createSnapshot(snapshot, blob, { actor: user.name, action: `${kind === 'resolved' ? 'resolved-snapshot' : 'snapshot'}.create`, documentId: id, detail: { snapshot: snapshot.id } }), 'document');
+    return found(await this.store.getSnapshot(id, kind, snapshot.id), 'snapshot');
   }
 
   /** PUT: description, labels and types; snapshot-created keeps its value. */
@@ -150,7 +151,7 @@ export class SnapshotService {
       const blob = checkedBlob(withSnapshotProps(await this.content(snapshot), snapshot.createdAt, notes));
       const user = identity as Identity & { kind: 'user' };
       await this.guard(() => this.store.updateSnapshot(id, kind, snapshotId, notes, blob, { actor: user.name, action: `${kind === 'resolved' ? 'resolved-snapshot' : 'snapshot'}.update`, documentId: id, detail: { snapshot: snapshotId } }));
-      return (await this.store.getSnapshot(id, kind, snapshotId))!;
+      return found(await this.store.getSnapshot(id, kind, snapshotId), 'snapshot');
     });
   }
 
@@ -163,17 +164,17 @@ export class SnapshotService {
 
   async writable(identity: Identity, model: string, id: string, what: string) {
     if (identity.kind === 'anonymous') throw unauthenticated();
-    const found = await this.documents.readable(identity, model, id);
-    if (!found.rights.write) throw forbidden(what);
-    return found;
+    const readable = await this.documents.readable(identity, model, id);
+    if (!readable.rights.write) throw forbidden(what);
+    return readable;
   }
 
-  private async guard(write: () => Promise<void>): Promise<void> {
+  private async guard(write: () => Promise<void>, missing = 'snapshot'): Promise<void> {
     try {
       await write();
     } catch (e) {
       if (e instanceof StoreConflictError && e.reason === 'legal-hold') throw new ServiceError(409, 'legal-hold', `${e.message}; an admin must lift the hold first`);
-      if (e instanceof StoreConflictError && e.reason === 'not-found') throw notFound('snapshot');
+      if (e instanceof StoreConflictError && e.reason === 'not-found') throw notFound(missing);
       throw e;
     }
   }

@@ -12,7 +12,13 @@ import type { ApiResponse } from './http.js';
 export type Tx = postgres.TransactionSql;
 
 /** A statement reading the table waits before it takes its snapshot, so it sees what the transaction commits. */
-export const holdTable = (table: 'revisions' | 'renditions' | 'blobs' | 'grants') => (tx: Tx) => tx`LOCK TABLE ${tx(table)} IN ACCESS EXCLUSIVE MODE`;
+export const holdTable = (table: 'revisions' | 'renditions' | 'blobs' | 'grants' | 'attachments') => (tx: Tx) => tx`LOCK TABLE ${tx(table)} IN ACCESS EXCLUSIVE MODE`;
+
+/**
+ * Plain reads of the table go on; a statement that writes it or locks its rows (FOR SHARE, FOR
+ * UPDATE) waits, and then sees what the transaction commits.
+ */
+export const holdWrites = (table: 'documents') => (tx: Tx) => tx`LOCK TABLE ${tx(table)} IN EXCLUSIVE MODE`;
 
 /**
  * Runs `request` while a transaction holds what `hold` takes; once the request waits for it (or
