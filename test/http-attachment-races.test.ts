@@ -7,48 +7,32 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { catalogJson } from './support/documents.js';
 import { assertErrorBody } from './support/error-body.js';
-import { api, type ApiResponse } from './support/http.js';
-import { stopWithin } from './support/lifecycle.js';
-import { freshDatabase, SKIP_MESSAGE, TEST_DATABASE_URL } from './support/postgres.js';
-import { deleteCurrentVersion, deleteDocument, holdTable, whileWaiting, type Tx } from './support/races.js';
-import { TestServer } from './support/server.js';
+import type { ApiResponse } from './support/http.js';
+import { SKIP_MESSAGE, TEST_DATABASE_URL } from './support/postgres.js';
+import { deleteCurrentVersion, deleteDocument, fileUpload, holdTable, serverOnOwnDatabase, whileWaiting, type Tx } from './support/races.js';
 
 describe('PostgreSQL: attachments racing another process', { skip: TEST_DATABASE_URL ? false : SKIP_MESSAGE }, () => {
-  let database: { url: string; drop: () => Promise<void> };
-  let server: TestServer;
-  let token: string;
 
-  before(async () => {
-    database = await freshDatabase();
-    server = await TestServer.start({ args: ['--database-url', database.url] });
-    token = server.adminToken();
-  });
-  after(async () => {
-    await stopWithin(server);
-    await database?.drop();
-  });
-
-  const call = (method: string, path: string, file?: Buffer) => api(server.url, method, `/oscal/v1/catalog${path}`, {
-    token, ...(file ? { body: file, contentType: 'application/octet-stream', headers: { 'content-disposition': 'attachment; filename="f.bin"' } } : {}),
-  });
+  const depot = serverOnOwnDatabase();
+  const call = (method: string, path: string, file?: Buffer) => depot.call(method, `/oscal/v1/catalog${path}`, file ? fileUpload(file) : {});
 
   async function catalog(): Promise<string> {
-    const created = await api(server.url, 'POST', '/oscal/v1/catalog', { token, body: catalogJson(), contentType: 'application/json' });
+    const created = await depot.call('POST', '/oscal/v1/catalog', { body: catalogJson(), contentType: 'application/json' });
     assert.equal(created.status, 201, created.text);
     return created.json()['catalog-list'][0]['content-uuid'];
   }
 
   /** Holds the revisions table while `request` runs: it waits there, past its read of the document and the caller's rights. */
-  const betweenReads = (request: () => Promise<ApiResponse>, change: (tx: Tx) => Promise<unknown>) => whileWaiting(database.url, holdTable('revisions'), request, change);
+  const betweenReads = (request: () => Promise<ApiResponse>, change: (tx: Tx) => Promise<unknown>) => whileWaiting(depot.databaseUrl, holdTable('revisions'), request, change);
 
   test('GET of the file, the document deleted between the read of its content and of the file: 404 naming the document', async () => {
     const id = await catalog();
     const added = await call('POST', `/${id}/attachment`, randomBytes(2000));
     assert.equal(added.status, 201, added.text);
-    const answer = await whileWaiting(database.url, holdTable('attachments'), () => call('GET', `/${id}/attachment/${added.json().uuid}`), (tx) => deleteDocument(tx, id));
+    const answer = await whileWaiting(depot.databaseUrl, holdTable('attachments'), () => call('GET', `/${id}/attachment/${added.json().uuid}`), (tx) => deleteDocument(tx, id));
     assertErrorBody(answer, 404, /no such document/);
   });
 

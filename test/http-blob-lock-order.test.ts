@@ -6,36 +6,19 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { sha256 } from '../src/service/blobs.js';
 import { catalogJson } from './support/documents.js';
-import { api } from './support/http.js';
-import { stopWithin } from './support/lifecycle.js';
-import { freshDatabase, SKIP_MESSAGE, TEST_DATABASE_URL } from './support/postgres.js';
-import { dropUnreferenced, whileWaiting } from './support/races.js';
-import { TestServer } from './support/server.js';
+import { SKIP_MESSAGE, TEST_DATABASE_URL } from './support/postgres.js';
+import { dropUnreferenced, fileUpload, serverOnOwnDatabase, whileWaiting } from './support/races.js';
 
 describe('PostgreSQL: blob locks in one order', { skip: TEST_DATABASE_URL ? false : SKIP_MESSAGE }, () => {
-  let database: { url: string; drop: () => Promise<void> };
-  let server: TestServer;
-  let token: string;
 
-  before(async () => {
-    database = await freshDatabase();
-    server = await TestServer.start({ args: ['--database-url', database.url] });
-    token = server.adminToken();
-  });
-  after(async () => {
-    await stopWithin(server);
-    await database?.drop();
-  });
-
-  const call = (method: string, path: string, file?: Buffer) => api(server.url, method, `/oscal/v1/catalog${path}`, {
-    token, ...(file ? { body: file, contentType: 'application/octet-stream', headers: { 'content-disposition': 'attachment; filename="f.bin"' } } : {}),
-  });
+  const depot = serverOnOwnDatabase();
+  const call = (method: string, path: string, file?: Buffer) => depot.call(method, `/oscal/v1/catalog${path}`, file ? fileUpload(file) : {});
 
   async function catalogWith(...files: Buffer[]): Promise<{ id: string; resources: string[] }> {
-    const created = await api(server.url, 'POST', '/oscal/v1/catalog', { token, body: catalogJson(), contentType: 'application/json' });
+    const created = await depot.call('POST', '/oscal/v1/catalog', { body: catalogJson(), contentType: 'application/json' });
     assert.equal(created.status, 201, created.text);
     const id = created.json()['catalog-list'][0]['content-uuid'];
     const resources = [];
@@ -52,7 +35,7 @@ describe('PostgreSQL: blob locks in one order', { skip: TEST_DATABASE_URL ? fals
     const [old, replacement] = [randomBytes(3000), randomBytes(3000)].sort((a, b) => (sha256(a) < sha256(b) ? -1 : 1)) as [Buffer, Buffer];
     const first = await catalogWith(old);
     const other = await catalogWith(old, replacement);
-    const answer = await whileWaiting(database.url, async (tx) => {
+    const answer = await whileWaiting(depot.databaseUrl, async (tx) => {
       // What a delete of the other document commits, as far as the lock on the first of its blobs.
       await tx`DELETE FROM documents WHERE id = ${other.id}`;
       await tx`SELECT hash FROM blobs WHERE hash = ${sha256(old)} FOR UPDATE`;

@@ -7,33 +7,19 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { assertErrorBody } from './support/error-body.js';
-import { api, type ApiRequest, type ApiResponse } from './support/http.js';
-import { stopWithin } from './support/lifecycle.js';
-import { freshDatabase, SKIP_MESSAGE, TEST_DATABASE_URL } from './support/postgres.js';
-import { deleteCurrentVersion, deleteDocument, holdTable, holdWrites, whileWaiting, type Tx } from './support/races.js';
-import { TestServer } from './support/server.js';
+import type { ApiRequest, ApiResponse } from './support/http.js';
+import { SKIP_MESSAGE, TEST_DATABASE_URL } from './support/postgres.js';
+import { deleteCurrentVersion, deleteDocument, holdTable, holdWrites, serverOnOwnDatabase, whileWaiting, type Tx } from './support/races.js';
 
 type Hold = (tx: Tx) => Promise<unknown>;
 
 describe('PostgreSQL: reads racing another process', { skip: TEST_DATABASE_URL ? false : SKIP_MESSAGE }, () => {
-  let database: { url: string; drop: () => Promise<void> };
-  let server: TestServer;
-  let token: string;
+  const depot = serverOnOwnDatabase();
 
-  before(async () => {
-    database = await freshDatabase();
-    server = await TestServer.start({ args: ['--database-url', database.url] });
-    token = server.adminToken();
-  });
-  after(async () => {
-    await stopWithin(server);
-    await database?.drop();
-  });
-
-  const call = (method: string, path: string, options: ApiRequest = {}) => api(server.url, method, path, { token, ...options });
-  const race = (hold: Hold, request: () => Promise<ApiResponse>, change: (tx: Tx) => Promise<unknown>) => whileWaiting(database.url, hold, request, change);
+  const call = depot.call;
+  const race = (hold: Hold, request: () => Promise<ApiResponse>, change: (tx: Tx) => Promise<unknown>) => whileWaiting(depot.databaseUrl, hold, request, change);
   const gone = (id: string) => (tx: Tx) => deleteDocument(tx, id);
   const secondGone = (id: string) => (tx: Tx) => deleteCurrentVersion(tx, id, 2, 1);
 
@@ -156,7 +142,7 @@ describe('PostgreSQL: reads racing another process', { skip: TEST_DATABASE_URL ?
   describe('profile resolution', () => {
     async function profile(): Promise<string> {
       const catalog = await create();
-      return create('profile', { imports: [{ href: `${server.url}/oscal/v1/catalog/${catalog}`, 'include-all': {} }] });
+      return create('profile', { imports: [{ href: `${depot.url}/oscal/v1/catalog/${catalog}`, 'include-all': {} }] });
     }
 
     test('resolved-catalog, the profile deleted between its record and its version: 404 with the error object', async () => {

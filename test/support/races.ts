@@ -4,12 +4,54 @@
  * waits for it, and only then lets it go.
  */
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
 import { DOCUMENT_BLOBS, UNREFERENCED } from '../../src/store/rows.js';
-import type { ApiResponse } from './http.js';
+import { api, type ApiRequest, type ApiResponse } from './http.js';
+import { stopWithin } from './lifecycle.js';
+import { freshDatabase } from './postgres.js';
+import { TestServer } from './server.js';
 
 export type Tx = postgres.TransactionSql;
+
+/** The server a race test sends its requests to, on a database of its own. */
+export interface RaceServer {
+  readonly url: string;
+  readonly databaseUrl: string;
+  /** A request with the admin token. */
+  call(method: string, path: string, options?: ApiRequest): Promise<ApiResponse>;
+}
+
+/** For the enclosing describe: a server on a fresh database, started before its tests, stopped and the database dropped after. */
+export function serverOnOwnDatabase(): RaceServer {
+  let database: { url: string; drop: () => Promise<void> } | undefined;
+  let server: TestServer | undefined;
+  let token = '';
+  before(async () => {
+    database = await freshDatabase();
+    server = await TestServer.start({ args: ['--database-url', database.url] });
+    token = server.adminToken();
+  });
+  after(async () => {
+    if (server) await stopWithin(server);
+    await database?.drop();
+  });
+  return {
+    get url() {
+      return server!.url;
+    },
+    get databaseUrl() {
+      return database!.url;
+    },
+    call: (method, path, options = {}) => api(server!.url, method, path, { token, ...options }),
+  };
+}
+
+/** The options of an attachment upload of `file`. */
+export function fileUpload(file: Buffer): ApiRequest {
+  return { body: file, contentType: 'application/octet-stream', headers: { 'content-disposition': 'attachment; filename="f.bin"' } };
+}
 
 /** A statement reading the table waits before it takes its snapshot, so it sees what the transaction commits. */
 export const holdTable = (table: 'revisions' | 'renditions' | 'blobs' | 'grants' | 'attachments') => (tx: Tx) => tx`LOCK TABLE ${tx(table)} IN ACCESS EXCLUSIVE MODE`;
