@@ -1,6 +1,7 @@
 import { OscalError } from '../oscal/errors.js';
 import { openStore, type StoreConfig } from '../store/index.js';
 import type { Store } from '../store/types.js';
+import { isSystemError } from './io.js';
 
 /** A failure the person running the command can fix: it is reported as one line, without a stack. */
 export class UsageError extends Error {}
@@ -19,7 +20,6 @@ export async function openStoreFor(config: StoreConfig): Promise<Store> {
  * connection) and the engine's are one line; anything else is a bug, whose stack is worth having.
  */
 export function describeFailure(error: unknown): string {
-  if (error instanceof UsageError || error instanceof OscalError) return error.message;
-  if (error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('E')) return error.message;
+  if (error instanceof UsageError || error instanceof OscalError || isSystemError(error)) return error.message;
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }

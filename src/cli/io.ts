@@ -18,6 +18,11 @@ export function writeOutput(path: string | undefined, text: string): void {
   else writeFileSync(path, text);
 }
 
+/** An error of the system's (a missing file, a refused connection): its message says it all. */
+export function isSystemError(error: unknown): error is Error {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('E');
+}
+
 /** `file:line:col message`, the form editors and CI logs link to. */
 export function describeError(file: string, error: unknown): string {
   const name = file === '-' ? '<stdin>' : file;
@@ -25,8 +30,6 @@ export function describeError(file: string, error: unknown): string {
     const where = error.line !== undefined ? `${name}:${error.line}:${error.column ?? 1}` : name;
     return `${where}: ${error.message}${error.path !== undefined && error.line === undefined ? ` (at ${error.path})` : ''}`;
   }
-  if (error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('E')) {
-    return `${name}: ${error.message}`;
-  }
+  if (isSystemError(error)) return `${name}: ${error.message}`;
   throw error;
 }

@@ -122,7 +122,9 @@ class BlockReader {
       this.skipBlankLines();
     }
     if (this.row >= this.lines.length) defer();
-    const root = this.mapping(indentOf(this.lines[this.row]!));
+    const line = this.lines[this.row]!;
+    const indent = indentOf(line);
+    const root = this.mapping(indent, this.keyEnd(line, indent));
     this.skipBlankLines();
     if (this.row < this.lines.length) defer();
     return root;
@@ -145,13 +147,16 @@ class BlockReader {
     return this.row < this.lines.length ? indentOf(this.lines[this.row]!) : -1;
   }
 
-  /** A block mapping whose keys stand at column `indent`, the first one on the current line. */
-  private mapping(indent: number): Record<string, unknown> {
+  /**
+   * A block mapping whose keys stand at column `indent`, the first one on the current line; its
+   * colon is at `firstColon`, found by the caller that took the line for a key.
+   */
+  private mapping(indent: number, firstColon: number): Record<string, unknown> {
     if (++this.depth > MAX_NESTING) defer();
     const map: Record<string, unknown> = {};
+    let colon = firstColon;
     for (;;) {
       const line = this.lines[this.row]!;
-      const colon = this.keyEnd(line, indent);
       if (colon < 0) defer();
       const key = this.key(line, indent, colon);
       // Inherited names (`__proto__`, `toString`) and repeated keys are js-yaml's to judge.
@@ -163,6 +168,7 @@ class BlockReader {
         this.depth--;
         return map;
       }
+      colon = this.keyEnd(this.lines[this.row]!, indent);
     }
   }
 
@@ -225,7 +231,8 @@ class BlockReader {
     if (at < line.length) {
       if (!inMapping) {
         if (line.charCodeAt(at) === DASH && isIndicatorWithSpace(line, at)) return this.sequence(at);
-        if (this.keyEnd(line, at) >= 0) return this.mapping(at);
+        const colon = this.keyEnd(line, at);
+        if (colon >= 0) return this.mapping(at, colon);
       }
       return this.scalar(line, at, parentIndent);
     }
@@ -241,8 +248,8 @@ class BlockReader {
   private block(indent: number, parentIndent: number): unknown {
     const line = this.lines[this.row]!;
     if (line.charCodeAt(indent) === DASH && isIndicatorWithSpace(line, indent)) return this.sequence(indent);
-    if (this.keyEnd(line, indent) >= 0) return this.mapping(indent);
-    return this.scalar(line, indent, parentIndent);
+    const colon = this.keyEnd(line, indent);
+    return colon >= 0 ? this.mapping(indent, colon) : this.scalar(line, indent, parentIndent);
   }
 
   private sequence(indent: number): unknown[] {
@@ -309,7 +316,7 @@ class BlockReader {
   private plainLine(line: string, at: number): string {
     const text = trimEndSpaces(at === 0 ? line : line.slice(at));
     const colon = text.indexOf(':');
-    if (colon >= 0 && (text.indexOf(': ') >= 0 || text.charCodeAt(text.length - 1) === COLON)) defer();
+    if (colon >= 0 && (text.indexOf(': ', colon) >= 0 || text.charCodeAt(text.length - 1) === COLON)) defer();
     if (text.indexOf(' #') >= 0) defer();
     return text;
   }
@@ -389,13 +396,14 @@ class BlockReader {
       out += raw.slice(from, i);
       const e = raw[i + 1];
       if (e === undefined) defer();
+      // One character: it can name no property of Object.prototype.
       const simple = ESCAPES[e];
-      if (simple !== undefined && Object.hasOwn(ESCAPES, e)) {
+      if (simple !== undefined) {
         out += simple;
         from = i + 2;
         continue;
       }
-      const length = Object.hasOwn(HEX_LENGTH, e) ? HEX_LENGTH[e]! : defer();
+      const length = HEX_LENGTH[e] ?? defer();
       const hex = raw.slice(i + 2, i + 2 + length);
       if (hex.length !== length || !HEX_DIGITS.test(hex)) defer();
       const code = parseInt(hex, 16);
