@@ -65,6 +65,11 @@ function defaultValueKey(type: DataType): string {
 }
 
 export function bindingsFromIR(ir: ModelIR): Bindings {
+  return bindIR(ir).bindings;
+}
+
+/** The bindings, and each bound definition's index by its IR key (constraints are keyed by it). */
+export function bindIR(ir: ModelIR): { bindings: Bindings; index: ReadonlyMap<string, number> } {
   const index = new Map<string, number>();
   const defs: DefinitionBinding[] = [];
   const flagType = (key: string): DataType => {
@@ -126,5 +131,5 @@ export function bindingsFromIR(ir: ModelIR): Bindings {
 
   const roots: Record<string, number> = {};
   for (const [name, key] of Object.entries(ir.roots)) roots[name] = bind(key);
-  return { version: ir.version, namespace: ir.namespace, roots, defs };
+  return { bindings: { version: ir.version, namespace: ir.namespace, roots, defs }, index };
 }

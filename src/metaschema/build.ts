@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { bindingsFromIR } from './bindings.js';
 import { compileIR } from './compile-ir.js';
 import { generateJsonSchema, loadDatatypes } from './json-schema.js';
-import { compileValidators } from './validators.js';
+import { compileDatatypeValidators, compileValidators } from './validators.js';
 
 const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const vendorDir = join(projectRoot, 'vendor', 'nist-oscal-metaschema');
@@ -30,4 +30,5 @@ for (const tag of readdirSync(vendorDir).filter((d) => /^v\d+\.\d+\.\d+$/.test(d
   versions.push(ir.version);
 }
 writeFileSync(join(outDir, 'versions.json'), JSON.stringify(versions));
+writeFileSync(join(outDir, 'validators', 'datatypes.cjs'), compileDatatypeValidators(datatypes));
 console.log(`metaschema: compiled ${versions.length} OSCAL releases in ${Math.round(performance.now() - started)} ms`);

@@ -1,4 +1,4 @@
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import type {
   AssemblyDefinition, Constraint, DataType, Definition, FieldDefinition, FlagDefinition, FlagInstance,
   GroupAs, ModelInstance, ModelIR, NamedModelInstance,
@@ -20,7 +20,7 @@ interface Module {
 }
 
 /** Older releases spell some datatypes the XSD way; the IR uses the current names. */
-const DATATYPE_ALIASES: Record<string, DataType> = {
+export const DATATYPE_ALIASES: Record<string, DataType> = {
   dateTime: 'date-time',
   'dateTime-with-timezone': 'date-time-with-timezone',
   nonNegativeInteger: 'non-negative-integer',
@@ -32,14 +32,16 @@ const DATATYPE_ALIASES: Record<string, DataType> = {
   yearMonthDuration: 'year-month-duration',
 };
 
-const KNOWN_TYPES = new Set<string>([
+export const DATATYPES: readonly DataType[] = [
   'string', 'token', 'uuid', 'uri', 'uri-reference', 'email-address', 'base64', 'date', 'date-time',
   'date-with-timezone', 'date-time-with-timezone', 'day-time-duration', 'year-month-duration', 'ncname',
   'ip-v4-address', 'ip-v6-address', 'hostname', 'boolean', 'integer', 'non-negative-integer',
   'positive-integer', 'decimal', 'string-or-decimal', 'markup-line', 'markup-multiline',
-]);
+];
 
-function dataType(raw: string | undefined, where: string): DataType {
+const KNOWN_TYPES = new Set<string>(DATATYPES);
+
+export function dataType(raw: string | undefined, where: string): DataType {
   const name = raw === undefined ? 'string' : (DATATYPE_ALIASES[raw] ?? raw);
   if (!KNOWN_TYPES.has(name)) throw new Error(`${where}: unknown datatype ${raw}`);
   return name as DataType;
@@ -237,5 +239,6 @@ export function compileIR(completeModulePath: string): ModelIR {
     namespace: textOf(firstChild(complete.root, 'namespace'))!,
     definitions,
     roots,
+    modules: Object.fromEntries([...modules.values()].map((m) => [m.shortName, basename(m.path)])),
   };
 }

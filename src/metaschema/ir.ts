@@ -103,4 +103,6 @@ export interface ModelIR {
   definitions: Record<string, Definition>;
   /** Root element name to assembly key, e.g. catalog -> oscal-catalog:assembly:catalog. */
   roots: Record<string, string>;
+  /** Each module's short name to its file name, for messages that point into a module. */
+  modules: Record<string, string>;
 }

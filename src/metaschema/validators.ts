@@ -5,9 +5,10 @@
 import { Ajv, _ } from 'ajv';
 import addFormats from 'ajv-formats';
 import standaloneCode from 'ajv/dist/standalone/index.js';
-import { schemaId, type JsonSchema } from './json-schema.js';
+import { DATATYPES } from './compile-ir.js';
+import { datatypeRef, schemaId, type JsonSchema } from './json-schema.js';
 
-export function compileValidators(schema: JsonSchema, version: string, roots: string[]): string {
+function newAjv(): Ajv {
   const ajv = new Ajv({
     allErrors: true,
     strict: true,
@@ -20,10 +21,28 @@ export function compileValidators(schema: JsonSchema, version: string, roots: st
   addFormats.default(ajv);
   // Internationalized host names are left to the pattern-free datatype; ajv-formats has no check for them.
   ajv.addFormat('idn-hostname', true);
+  return ajv;
+}
+
+export function compileValidators(schema: JsonSchema, version: string, roots: string[]): string {
+  const ajv = newAjv();
   ajv.addSchema(schema);
   const exports = Object.fromEntries(roots.map((root) => [root, `${schemaId(version)}#/definitions/model-${root}`]));
   return appendInPlace(standaloneCode.default(ajv, exports));
 }
+
+/**
+ * One validator per Metaschema datatype, from the same datatype schema the model schemas use:
+ * the `matches` constraint's datatype check (a value given as JSON: number, boolean or string).
+ */
+export function compileDatatypeValidators(datatypes: Record<string, JsonSchema>): string {
+  const ajv = newAjv();
+  ajv.addSchema({ $id: DATATYPES_ID, definitions: datatypes });
+  const exports = Object.fromEntries(DATATYPES.map((type) => [type, `${DATATYPES_ID}${datatypeRef(type)}`]));
+  return standaloneCode.default(ajv, exports);
+}
+
+const DATATYPES_ID = 'urn:oscal-depot:schema:metaschema-datatypes';
 
 /** ajv's code for a referenced schema's errors, which copies the whole list each time. */
 const CONCAT = /vErrors = vErrors === null \? ([\w.]+)\.errors : vErrors\.concat\(\1\.errors\)/g;
