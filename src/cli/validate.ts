@@ -1,48 +1,103 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve as resolvePath } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Command, Option } from 'commander';
+import { ConstraintDefinitionError, readConstraintSet } from '../oscal/constraints/external.js';
+import type { ConstraintSet } from '../oscal/constraints/index.js';
 import { FORMATS, type Format } from '../oscal/formats/index.js';
-import { validateText, type ValidationResult } from '../oscal/validate/index.js';
+import { atLeast, validateFully, type ValidationIssue, type ValidationResult } from '../oscal/validate/index.js';
+import { fileLoader, parseMap } from './file-loader.js';
 import { readInput } from './io.js';
-import { sarifLog } from './sarif.js';
+import { collectMapping } from './resolve.js';
+import { sarifLog } from '../oscal/validate/sarif.js';
 
 interface FileResult extends ValidationResult {
   file: string;
 }
 
-function check(file: string, from: Format | undefined): FileResult {
+interface ValidateCommandOptions {
+  format: 'text' | 'json' | 'sarif';
+  from?: Format;
+  constraints: string[] | false;
+  sarifIncludePass?: boolean;
+  map: string[];
+}
+
+async function check(file: string, opts: ValidateCommandOptions, sets: ConstraintSet[]): Promise<FileResult> {
   try {
-    return { file, ...validateText(readInput(file), from ? { format: from } : {}) };
+    const text = readInput(file);
+    const base = file === '-' ? undefined : pathToFileURL(resolvePath(file)).href;
+    return {
+      file,
+      ...await validateFully(text, {
+        ...(opts.from ? { format: opts.from } : {}),
+        constraints: opts.constraints !== false,
+        sets,
+        loader: fileLoader(parseMap(opts.map)),
+        ...(base ? { base } : {}),
+      }),
+    };
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     return { file, valid: false, issues: [{ code: 'unreadable', path: '', message }] };
   }
 }
 
+function issueLine(name: string, issue: ValidationIssue): string {
+  const where = issue.line !== undefined ? `${name}:${issue.line}:${issue.column ?? 1}` : name;
+  if (issue.constraintId === undefined) return `${where} ${issue.path || '/'} ${issue.message}`;
+  return `${where} ${issue.path || '/'} ${(issue.level ?? 'ERROR').toLowerCase()}: ${issue.message} [${issue.constraintId}]`;
+}
+
 function textReport(results: FileResult[]): string {
   const lines: string[] = [];
   for (const r of results) {
     const name = r.file === '-' ? '<stdin>' : r.file;
-    for (const i of r.issues) {
-      const where = i.line !== undefined ? `${name}:${i.line}:${i.column ?? 1}` : name;
-      lines.push(`${where} ${i.path || '/'} ${i.message}`);
-    }
+    for (const issue of r.issues) lines.push(issueLine(name, issue));
   }
   return lines.length ? lines.join('\n') + '\n' : '';
 }
 
+/** "1 valid, 1 invalid", then how many findings below ERROR there were, when any. */
+function summary(results: FileResult[]): string {
+  const bad = results.filter((r) => !r.valid).length;
+  const minor = results.flatMap((r) => r.issues).filter((i) => !atLeast(i.level, 'ERROR')).length;
+  return `${results.length - bad} valid, ${bad} invalid${minor ? `; ${minor} finding${minor === 1 ? '' : 's'} below ERROR` : ''}\n`;
+}
+
+/** Reads the --constraints files, imports relative to each; a bad set ends the command before any document is read. */
+async function readSets(files: readonly string[]): Promise<ConstraintSet[]> {
+  const loadImport = async (href: string, from: string) => {
+    const path = resolvePath(dirname(from), href);
+    return { name: path, text: await readFile(path, 'utf8') };
+  };
+  return Promise.all(files.map(async (file) => readConstraintSet(resolvePath(file), await readFile(file, 'utf8'), loadImport)));
+}
+
 export function validateCommand(): Command {
   return new Command('validate')
-    .description('check OSCAL documents against the OSCAL release each one declares')
+    .description('check OSCAL documents against the OSCAL release each one declares: its schema, its Metaschema constraints, and any constraint sets given')
     .argument('<files...>', 'files to check, or - for standard input')
     .addOption(new Option('--format <format>', 'report format').choices(['text', 'json', 'sarif']).default('text'))
     .addOption(new Option('--from <format>', 'input format, when detection is not wanted').choices(FORMATS))
-    .action((files: string[], opts: { format: 'text' | 'json' | 'sarif'; from?: Format }) => {
-      const results = files.map((f) => check(f, opts.from));
-      if (opts.format === 'json') process.stdout.write(JSON.stringify(results, null, 2) + '\n');
-      else if (opts.format === 'sarif') process.stdout.write(JSON.stringify(sarifLog(results), null, 2) + '\n');
-      else {
-        const bad = results.filter((r) => !r.valid).length;
-        process.stdout.write(`${textReport(results)}${results.length - bad} valid, ${bad} invalid\n`);
+    .option('--constraints <set.xml>', 'also apply this external constraint set (metaschema-meta-constraints); repeatable', (v: string, all: string[]) => [...all, v], [])
+    .option('--no-constraints', 'check the schema only')
+    .option('--sarif-include-pass', 'with --format sarif, a "pass" result for each constraint that was evaluated and held')
+    .option('--map <URL=path>', 'read the document at URL (for doc() and resolve-profile()) from a local file; repeatable', collectMapping, [])
+    .action(async (files: string[], opts: ValidateCommandOptions) => {
+      let sets: ConstraintSet[];
+      try {
+        sets = opts.constraints === false ? [] : await readSets(opts.constraints);
+      } catch (e) {
+        process.stderr.write(`oscal-depot: ${e instanceof ConstraintDefinitionError ? e.message : (e as Error).message}\n`);
+        process.exitCode = 2;
+        return;
       }
+      const results: FileResult[] = [];
+      for (const file of files) results.push(await check(file, opts, sets));
+      if (opts.format === 'json') process.stdout.write(JSON.stringify(results, null, 2) + '\n');
+      else if (opts.format === 'sarif') process.stdout.write(JSON.stringify(sarifLog(results, opts.sarifIncludePass === true), null, 2) + '\n');
+      else process.stdout.write(textReport(results) + summary(results));
       if (results.some((r) => !r.valid)) process.exitCode = 1;
     });
 }
