@@ -109,7 +109,7 @@ before(async () => {
   tokens.admin = server.adminToken();
   const made = await Promise.all([makeToken(server.dataDir, 'rita', 'reader'), makeToken(server.dataDir, 'walt', 'writer'), makeToken(server.dataDir, 'oscar', 'writer'), makeToken(server.dataDir, 'olive', 'writer')]);
   Object.assign(tokens, { reader: made[0].secret, writer: made[1].secret, otherOwner: made[2].secret, owner: made[3].secret });
-  const catalog = JSON.stringify({ catalog: { uuid: randomUUID(), metadata: { title: 'Shared base', 'last-modified': '2024-01-01T00:00:00Z', version: '1', 'oscal-version': '1.1.2' }, controls: [{ id: 'c-1', title: 'One' }] } });
+  const catalog = JSON.stringify({ catalog: { uuid: randomUUID(), metadata: { title: 'Shared base', 'last-modified': '2024-01-01T00:00:00Z', version: '1', 'oscal-version': '1.1.2' }, controls: [{ id: 'c-1', title: 'One', parts: [{ id: 'c-1_smt', name: 'statement', prose: 'Do it.' }] }] } });
   const created = await call('owner', 'POST', '/catalog', { body: catalog, contentType: 'application/json' });
   catalogId = created.json()['catalog-list'][0]['content-uuid'];
   assert.equal((await call('owner', 'PUT', `/catalog/${catalogId}/access`, { body: '{"visibility":"public"}', contentType: 'application/json' })).status, 200);

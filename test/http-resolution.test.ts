@@ -22,7 +22,7 @@ const NS = 'http://oscal.io/ns/oscal/1.0.0';
 const meta = (title: string) => ({ title, 'last-modified': '2024-01-01T00:00:00Z', version: '1', 'oscal-version': '1.1.2' });
 
 function catalog(title: string, controlIds: string[]): Json {
-  return { catalog: { uuid: randomUUID(), metadata: meta(title), controls: controlIds.map((id) => ({ id, title: `Control ${id}`, params: [{ id: `${id}_prm_1`, label: 'a value' }] })) } };
+  return { catalog: { uuid: randomUUID(), metadata: meta(title), controls: controlIds.map((id) => ({ id, title: `Control ${id}`, params: [{ id: `${id}_prm_1`, label: 'a value' }], parts: [{ id: `${id}_smt`, name: 'statement', prose: 'Do it.' }] })) } };
 }
 
 function profile(title: string, imports: Json[], extra: Json = {}): Json {
@@ -152,7 +152,8 @@ describe('imports from the store', () => {
     // Point the import at the new resource: its rlink is the attachment's URL.
     const doc = parseOscal((await api(v1(), 'GET', `/profile/${id}`, { token: admin })).text, 'json').content as Json;
     doc.profile.imports[0].href = `#${attached.uuid}`;
-    assert.equal((await api(v1(), 'PUT', `/profile/${id}`, { token: admin, body: JSON.stringify(doc), contentType: 'application/json' })).status, 204);
+    const put = await api(v1(), 'PUT', `/profile/${id}`, { token: admin, body: JSON.stringify(doc), contentType: 'application/json' });
+    assert.equal(put.status, 204, put.text);
     const res = await resolved(id);
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(controlIds(res.json()), ['att-1']);

@@ -12,18 +12,19 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Identity } from '../src/auth/identity.js';
-import { AttachmentService, plainBytes } from '../src/service/attachments.js';
-import { DocumentService } from '../src/service/documents.js';
+import { plainBytes } from '../src/service/attachments.js';
 import { ServiceError } from '../src/service/errors.js';
-import { RegistryService } from '../src/service/registry.js';
-import { SnapshotService } from '../src/service/snapshots.js';
+import { createServices, type ServiceSettings } from '../src/service/services.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../src/store/types.js';
 import { newDataDir } from './support/server.js';
 
 const admin: Identity = { kind: 'user', name: 'admin', role: 'admin', groups: [], via: 'token' };
 const audit = { actor: 'other', action: 'other' };
-const settings = { defaultVisibility: 'public' as const, inlineRenditionLimit: 1 << 20 };
+const settings: ServiceSettings = {
+  publicUrl: 'http://depot.test', defaultVisibility: 'public', inlineRenditionLimit: 1 << 20,
+  imports: { importMap: new Map(), allowHosts: new Set() }, maxFetch: 1 << 20, rejectLevel: 'ERROR',
+};
 
 function catalog(id = randomUUID()): Buffer {
   const metadata = { title: 'Raced', 'last-modified': '2024-01-01T00:00:00Z', version: '1', 'oscal-version': '1.1.2', remarks: randomUUID() };
@@ -57,13 +58,7 @@ function interrupted(store: Store, method: keyof Store, meanwhile: () => Promise
 
 /** The services a server builds, over `store`. */
 function services(store: Store) {
-  const documents = new DocumentService(store, settings);
-  return {
-    documents,
-    registry: new RegistryService(store, documents),
-    snapshots: new SnapshotService(store, documents),
-    attachments: new AttachmentService(store, documents, 'http://depot.test'),
-  };
+  return createServices(store, settings);
 }
 
 async function rejectsNotFound(answer: Promise<unknown>, message: RegExp): Promise<void> {

@@ -19,7 +19,7 @@ import { blobOf } from '../src/service/blobs.js';
 import { openStore } from '../src/store/index.js';
 import {
   StoreConflictError,
-  type AuditEntry, type BlobInput, type DocumentFields, type DocumentRecord, type ListQuery, type RevisionInput, type RevisionRecord, type SortKey, type Store, type Visibility,
+  type AuditEntry, type BlobInput, type DocumentFields, type DocumentRecord, type ListQuery, type RevisionInput, type RevisionRecord, type SortKey, type Store, type StoredFinding, type Visibility,
 } from '../src/store/types.js';
 import { ScratchDatabases } from './support/store-postgres.js';
 
@@ -247,7 +247,7 @@ function conformance(backend: string, open: () => Promise<Store>, cleanup: () =>
       const revisions = await store.listRevisions(fullId);
       assert.deepEqual(revisions.map(withoutIdOrStamp), [{
         documentId: fullId, number: 1, fields: full, size: sizeOf(canonicalText('full')),
-        canonicalHash: hashOf(canonicalText('full')), originalHash: hashOf(originalText('full')), originalFormat: 'xml', author: 'alice',
+        canonicalHash: hashOf(canonicalText('full')), originalHash: hashOf(originalText('full')), originalFormat: 'xml', author: 'alice', findings: [],
       }]);
       assertStamp(revisions[0]!.createdAt, t0, t1, 'revision createdAt');
       assert.deepEqual(await store.getRevision(fullId, 1), revisions[0]);
@@ -255,7 +255,7 @@ function conformance(backend: string, open: () => Promise<Store>, cleanup: () =>
       const bareRevision = (await store.getRevision(bareId, 1))!;
       assert.deepEqual(withoutIdOrStamp(bareRevision), {
         documentId: bareId, number: 1, fields: bare, size: sizeOf(canonicalText('bare')),
-        canonicalHash: hashOf(canonicalText('bare')), originalHash: hashOf('profile:\n  uuid: bare\n'), originalFormat: 'yaml', author: 'bob',
+        canonicalHash: hashOf(canonicalText('bare')), originalHash: hashOf('profile:\n  uuid: bare\n'), originalFormat: 'yaml', author: 'bob', findings: [],
       });
       assert.ok(Number.isSafeInteger(revisions[0]!.recordId) && Number.isSafeInteger(bareRevision.recordId), 'record ids are integers');
       assert.notEqual(revisions[0]!.recordId, bareRevision.recordId, 'record ids are unique across documents');
@@ -340,9 +340,9 @@ function conformance(backend: string, open: () => Promise<Store>, cleanup: () =>
 
       // Each revision keeps the list fields it had, published and remarks included.
       assert.deepEqual((await store.listRevisions(id)).map(withoutIdOrStamp), [
-        { documentId: id, number: 3, fields: f3, size: sizeOf(canonicalText('r3')), canonicalHash: hashOf(canonicalText('r3')), originalHash: hashOf(originalText('r3')), originalFormat: 'yaml', author: 'alice' },
-        { documentId: id, number: 2, fields: f2, size: sizeOf(canonicalText('r2')), canonicalHash: hashOf(canonicalText('r2')), originalHash: hashOf(originalText('r2')), originalFormat: 'json', author: 'carol' },
-        { documentId: id, number: 1, fields: f1, size: sizeOf(canonicalText('r1')), canonicalHash: hashOf(canonicalText('r1')), originalHash: hashOf(originalText('r1')), originalFormat: 'xml', author: 'alice' },
+        { documentId: id, number: 3, fields: f3, size: sizeOf(canonicalText('r3')), canonicalHash: hashOf(canonicalText('r3')), originalHash: hashOf(originalText('r3')), originalFormat: 'yaml', author: 'alice', findings: [] },
+        { documentId: id, number: 2, fields: f2, size: sizeOf(canonicalText('r2')), canonicalHash: hashOf(canonicalText('r2')), originalHash: hashOf(originalText('r2')), originalFormat: 'json', author: 'carol', findings: [] },
+        { documentId: id, number: 1, fields: f1, size: sizeOf(canonicalText('r1')), canonicalHash: hashOf(canonicalText('r1')), originalHash: hashOf(originalText('r1')), originalFormat: 'xml', author: 'alice', findings: [] },
       ]);
       assert.equal((await store.getRevision(id, 2))?.author, 'carol');
       assert.equal(await store.getRevision(id, 4), undefined);
@@ -1036,6 +1036,48 @@ function conformance(backend: string, open: () => Promise<Store>, cleanup: () =>
       assert.deepEqual(await store.listSnapshots(a, 'resolved'), []);
       assert.equal(await store.getBlob(updated.canonicalHash), undefined);
       assert.equal(await store.getBlob(copy('resolved 1').hash), undefined);
+    }));
+
+    test('findings: kept with the revision they were found on, each field as written; none when none were given', withStore(async (store) => {
+      const id = 'f1d0c000-0000-4000-8000-000000000001';
+      const warning: StoredFinding = {
+        code: 'constraint', level: 'WARNING', message: 'port-range start "0" — below 1', path: '/component-definition/components/0/protocols/0/port-ranges/0',
+        constraintId: 'oscal-port-range-start', metapath: '/component-definition[1]/component[1]/protocol[1]/port-range[1]/@start', line: 12, column: 7, source: 'oscal-component-definition',
+      };
+      const bare: StoredFinding = { code: 'constraint', level: 'INFORMATIONAL', message: 'note', path: '' };
+      await store.createDocument(newDoc(id), { ...revision('found1', fields('Found')), findings: [warning, bare] }, audit('document.create', id));
+      await store.replaceDocument(id, revision('found2', fields('Found v2')), audit('document.replace', id));
+      assert.deepEqual((await store.listRevisions(id)).map((r) => [r.number, r.findings]), [[2, []], [1, [warning, bare]]]);
+      assert.deepEqual((await store.getRevision(id, 1))!.findings, [warning, bare]);
+    }));
+
+    test('constraint sets: put creates then replaces (keeping who and when first), get, list without text, delete', withStore(async (store) => {
+      const text = (n: number) => `<METASCHEMA-CONSTRAINTS xmlns="http://csrc.nist.gov/ns/oscal/metaschema/1.0"><!-- ${n} --></METASCHEMA-CONSTRAINTS>`;
+      const set = (name: string, n: number) => ({ name, text: text(n), hash: hashOf(text(n)), size: sizeOf(text(n)) });
+      assert.deepEqual(await store.listConstraintSets(), []);
+      assert.equal(await store.getConstraintSet('fedramp'), undefined);
+      const t0 = Date.now();
+      assert.deepEqual(await store.putConstraintSet(set('fedramp', 1), { actor: 'admin', action: 'constraint-set.put', detail: { name: 'fedramp' } }), { created: true });
+      assert.deepEqual(await store.putConstraintSet(set('agency-rules', 2), { actor: 'root', action: 'constraint-set.put', detail: { name: 'agency-rules' } }), { created: true });
+      const t1 = Date.now();
+      const first = (await store.getConstraintSet('fedramp'))!;
+      assert.deepEqual({ ...first, createdAt: '', updatedAt: '' }, { ...set('fedramp', 1), createdBy: 'admin', createdAt: '', updatedAt: '' });
+      assertStamp(first.createdAt, t0, t1, 'createdAt');
+      await sleep(20);
+      assert.deepEqual(await store.putConstraintSet(set('fedramp', 3), { actor: 'root', action: 'constraint-set.put', detail: { name: 'fedramp' } }), { created: false });
+      const replaced = (await store.getConstraintSet('fedramp'))!;
+      assert.deepEqual([replaced.text, replaced.hash, replaced.createdBy, replaced.createdAt], [text(3), hashOf(text(3)), 'admin', first.createdAt]);
+      assert.ok(Date.parse(replaced.updatedAt) > Date.parse(first.updatedAt), 'a replacement moves updatedAt');
+      assert.deepEqual((await store.listConstraintSets()).map((s) => [s.name, s.size, 'text' in s]), [['agency-rules', sizeOf(text(2)), false], ['fedramp', sizeOf(text(3)), false]]);
+      assert.equal(await store.deleteConstraintSet('fedramp', { actor: 'root', action: 'constraint-set.delete', detail: { name: 'fedramp' } }), true);
+      assert.equal(await store.deleteConstraintSet('fedramp', { actor: 'root', action: 'constraint-set.delete', detail: { name: 'fedramp' } }), false);
+      assert.equal(await store.getConstraintSet('fedramp'), undefined);
+      assert.deepEqual((await store.listAudit(10)).map((e) => [e.actor, e.action, e.detail]), [
+        ['root', 'constraint-set.delete', { name: 'fedramp' }],
+        ['root', 'constraint-set.put', { name: 'fedramp' }],
+        ['root', 'constraint-set.put', { name: 'agency-rules' }],
+        ['admin', 'constraint-set.put', { name: 'fedramp' }],
+      ], 'a delete of a missing set is not audited');
     }));
 
     test('audit: each write is logged with actor, action, documentId and detail, newest first', withStore(async (store) => {

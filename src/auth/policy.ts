@@ -24,3 +24,8 @@ export function grantsMatter(identity: Identity, access: Pick<AccessRecord, 'own
 export function mayCreate(identity: Identity): boolean {
   return identity.kind === 'user' && (identity.role === 'admin' || identity.role === 'writer');
 }
+
+/** Registering and deleting constraint sets changes what every write is checked against. */
+export function mayManageConstraintSets(identity: Identity): boolean {
+  return identity.kind === 'user' && identity.role === 'admin';
+}

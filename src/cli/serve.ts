@@ -6,6 +6,7 @@ import { createToken, expiryFrom } from '../auth/tokens.js';
 import type { AppOptions } from '../http/app.js';
 import { parseCorsOrigins } from '../http/cors.js';
 import type { TlsFiles } from '../http/server-factory.js';
+import { LEVELS, type Level } from '../oscal/constraints/model.js';
 import { RenditionWorkers } from '../service/rendition-workers.js';
 import type { StoreConfig } from '../store/index.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
@@ -30,6 +31,7 @@ interface ServeOptions extends SignInOptions {
   inlineRenditions: number;
   logLevel: string;
   defaultVisibility: 'public' | 'private';
+  rejectLevel: Level;
   requestTimeout: string;
   headersTimeout: string;
   authFailureLimit: number;
@@ -97,6 +99,7 @@ export function serveCommand(): Command {
     .addOption(new Option('--workers <n>', 'rendition worker threads (0: this process makes none in the background)').env('OSCAL_DEPOT_WORKERS').default(1).argParser(wholeNumberValue))
     .addOption(new Option('--inline-renditions <size>', 'largest document (JSON form) whose XML and YAML are made within the write; larger ones go to workers').env('OSCAL_DEPOT_INLINE_RENDITIONS').default(sizeValue('512KB'), '512KB').argParser(sizeValue))
     .addOption(new Option('--default-visibility <v>', 'visibility of new documents').choices(['private', 'public']).env('OSCAL_DEPOT_DEFAULT_VISIBILITY').default('private'))
+    .addOption(new Option('--reject-level <level>', 'writes whose content breaks a constraint at this level or above are refused (422); lower findings are kept with the revision').choices(LEVELS).env('OSCAL_DEPOT_REJECT_LEVEL').default('ERROR'))
     .addOption(new Option('--oidc-issuer <url>', 'OpenID Connect provider for bearer JWTs and web sign-in (without it: local tokens only)').env('OSCAL_DEPOT_OIDC_ISSUER'))
     .addOption(new Option('--oidc-client-id <id>', 'this server\'s client id at the provider').env('OSCAL_DEPOT_OIDC_CLIENT_ID'))
     .addOption(new Option('--oidc-client-secret <secret>', 'the client\'s secret (prefer the environment variable)').env('OSCAL_DEPOT_OIDC_CLIENT_SECRET'))
@@ -131,6 +134,7 @@ export function serveCommand(): Command {
         store, workers, publicUrl, maxBody: opts.maxBody, maxAttachment: opts.maxAttachment,
         tokenCacheMs: opts.tokenCache * 1000,
         imports: { importMap: parseMap(opts.resolveMap), allowHosts: new Set(opts.resolveAllowHost) }, defaultVisibility: opts.defaultVisibility, inlineRenditionLimit: opts.inlineRenditions,
+        rejectLevel: opts.rejectLevel,
         logger: { level: opts.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
         ...(signIn ? { signIn: signIn.settings } : {}),
         ...protections,

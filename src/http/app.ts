@@ -5,15 +5,11 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { SignInSettings } from '../auth/oidc-settings.js';
 import { TokenCache } from '../auth/token-cache.js';
-import { AttachmentService } from '../service/attachments.js';
-import { ContentService } from '../service/content.js';
-import { DocumentService } from '../service/documents.js';
+import type { Level } from '../oscal/constraints/index.js';
 import { unauthenticated } from '../service/errors.js';
 import { CONTENT_MEDIA_TYPES } from '../service/media-types.js';
-import { RegistryService } from '../service/registry.js';
 import type { RenditionWorkers } from '../service/rendition-workers.js';
-import { ResolutionService } from '../service/resolution.js';
-import { SnapshotService } from '../service/snapshots.js';
+import { createServices } from '../service/services.js';
 import type { Store, Visibility } from '../store/types.js';
 import { signInRoutes } from './auth-routes.js';
 import { auditRoutes } from './audit-routes.js';
@@ -24,6 +20,7 @@ import { clientErrorHandler } from './client-errors.js';
 import { cors } from './cors.js';
 import { errorHandler, frameworkErrors, sendError } from './errors.js';
 import { genericRoutes } from './generic/routes.js';
+import { validationRoutes } from './generic/validation-routes.js';
 import { fastReads, type FrontHandler } from './fast-read.js';
 import { HttpMetrics, opsRoutes } from './ops.js';
 import { registryRoutes, uploadRoute } from './registry/routes.js';
@@ -43,6 +40,8 @@ export interface AppOptions {
   imports: { importMap: ReadonlyMap<string, string>; allowHosts: ReadonlySet<string> };
   defaultVisibility: Visibility;
   inlineRenditionLimit: number;
+  /** Constraint findings at this level or above refuse a write (--reject-level). */
+  rejectLevel: Level;
   logger: FastifyServerOptions['logger'];
   /** OpenID Connect sign-in; absent in local mode (local tokens only). */
   signIn?: SignInSettings;
@@ -61,8 +60,11 @@ const VERSION = '0.1.0';
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const https = options.tls !== undefined || options.publicUrl.startsWith('https:');
   const tokens = new TokenCache(options.store, options.tokenCacheMs);
-  const documents = new DocumentService(options.store, { defaultVisibility: options.defaultVisibility, inlineRenditionLimit: options.inlineRenditionLimit });
-  const content = new ContentService(options.store, documents);
+  const services = createServices(options.store, {
+    publicUrl: options.publicUrl, defaultVisibility: options.defaultVisibility, inlineRenditionLimit: options.inlineRenditionLimit,
+    imports: options.imports, maxFetch: options.maxBody, rejectLevel: options.rejectLevel,
+  });
+  const { documents, content, registry, attachments, snapshots, resolution } = services;
   const failures = new AuthFailures(options.authFailures);
   const metrics = new HttpMetrics();
   const front: { handle?: FrontHandler } = {};
@@ -110,10 +112,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
   await signInRoutes(app, options.signIn);
 
-  const registry = new RegistryService(options.store, documents);
-  const attachments = new AttachmentService(options.store, documents, options.publicUrl);
-  const snapshots = new SnapshotService(options.store, documents);
-  const resolution = new ResolutionService(options.store, documents, attachments, snapshots, { publicUrl: options.publicUrl, maxFetch: options.maxBody, ...options.imports });
   const workers = options.workers ? { workers: options.workers } : {};
   // Content identifiers are stored lower-case (D2); a UUID in a path means the same in either case.
   const lowerCaseId = async (request: FastifyRequest): Promise<void> => {
@@ -129,6 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     api.addHook('onRequest', authenticate);
     api.addHook('preValidation', lowerCaseId);
     await genericRoutes(api, { store: options.store, documents, content, attachments, snapshots, resolution, publicUrl: options.publicUrl, maxAttachment: options.maxAttachment, ...workers });
+    await validationRoutes(api, { validation: services.validation, constraintSets: services.constraintSets, publicUrl: options.publicUrl });
     await auditRoutes(api, { store: options.store, publicUrl: options.publicUrl });
   }, { prefix: '/oscal/v1' });
   const registryDeps = { store: options.store, documents, registry, publicUrl: options.publicUrl, maxBody: options.maxBody, ...workers };

@@ -204,7 +204,7 @@ export class AttachmentService {
         const attachments: AttachmentInput[] = file && blob ? [{ resourceUuid, blob, mediaType: file.mediaType, filename: cleanFilename(file.filename) ?? resourceUuid }] : [];
         try {
           await this.documents.storeRevision(identity as Identity & { kind: 'user' }, id, checked.doc, Buffer.from(text), 'json', {
-            action, detail: { resource: resourceUuid, ...(blob ? { sha256: blob.hash, size: blob.size } : {}) }, attachments, ifRevision: doc.revision,
+            action, detail: { resource: resourceUuid, ...(blob ? { sha256: blob.hash, size: blob.size } : {}) }, attachments, ifRevision: doc.revision, keepFindings: true,
           });
           return entry;
         } catch (e) {

@@ -5,7 +5,7 @@ import { parseOscal, type Format, type ParsedDocument } from '../oscal/formats/i
 import { applyContentIdentifier } from '../oscal/identifiers.js';
 import { validateDocument, type ValidationIssue } from '../oscal/validate/index.js';
 import { locateIssues } from '../oscal/validate/locate.js';
-import { StoreConflictError, type AccessRecord, type AttachmentInput, type RevisionInput, type DocumentRecord, type Grant, type ListQuery, type SortKey, type Store, type Visibility } from '../store/types.js';
+import { StoreConflictError, type AccessRecord, type AttachmentInput, type RevisionInput, type DocumentRecord, type Grant, type ListQuery, type SortKey, type StoredFinding, type Store, type Visibility } from '../store/types.js';
 import { blobOf } from './blobs.js';
 import { readRevision, retryWhenGone } from './content.js';
 import { MAX_ERROR_DETAILS, ServiceError, forbidden, found, notFound, unauthenticated, type ErrorDetail } from './errors.js';
@@ -23,6 +23,15 @@ export interface Settings {
   defaultVisibility: Visibility;
   /** Largest JSON form whose other formats are made within the write. */
   inlineRenditionLimit: number;
+  publicUrl: string;
+}
+
+/**
+ * The constraint check of content about to be stored (ValidationService): its findings, kept
+ * with the revision; with `enforce`, a refusal when any is at the reject level.
+ */
+export interface WriteChecks {
+  findingsForWrite(identity: Identity, doc: ParsedDocument, source: { text: string; format: Format }, base: string, enforce: boolean): Promise<StoredFinding[]>;
 }
 
 function detail(issue: { path?: string; message: string; line?: number; column?: number }): ErrorDetail {
@@ -83,7 +92,7 @@ function metadataOf(doc: ParsedDocument): Record<string, unknown> {
 }
 
 export class DocumentService {
-  constructor(private readonly store: Store, private readonly settings: Settings) {}
+  constructor(private readonly store: Store, private readonly settings: Settings, private readonly checks: WriteChecks) {}
 
   /** The document and the caller's rights over it; 404 when it is absent or unreadable. */
   async readable(identity: Identity, model: string, id: string): Promise<{ doc: DocumentRecord; rights: Rights }> {
@@ -103,7 +112,8 @@ export class DocumentService {
     });
   }
 
-  private revisionInput(identity: Identity & { kind: 'user' }, doc: ParsedDocument, body: Buffer, format: Format): RevisionInput {
+  private async revisionInput(identity: Identity & { kind: 'user' }, id: string, doc: ParsedDocument, body: Buffer, format: Format, enforce: boolean): Promise<RevisionInput> {
+    const findings = await this.checks.findingsForWrite(identity, doc, { text: body.toString('utf8'), format }, `${this.settings.publicUrl}/oscal/v1/${doc.model}/${id}`, enforce);
     const canonical = canonicalJson(doc);
     // Brotli of large documents would cost the request too much; they are served gzip or plain.
     const canonicalBlob = blobOf(canonical, canonical.length <= this.settings.inlineRenditionLimit);
@@ -114,6 +124,7 @@ export class DocumentService {
       author: identity.name,
       fields: fieldsOf(doc.content, doc.model),
       resources: resourcesOf(doc).map((r) => String(r.uuid)),
+      findings,
       ...inlineRenditions(doc, canonical, canonicalBlob, this.settings.inlineRenditionLimit),
     };
   }
@@ -132,7 +143,7 @@ export class DocumentService {
     try {
       const { jobs } = await this.store.createDocument(
         { id, model: doc.model, owner: identity.name, visibility },
-        this.revisionInput(identity, doc, body, format),
+        await this.revisionInput(identity, id, doc, body, format, true),
         { actor: identity.name, action: 'document.create', documentId: id, detail: { model: doc.model, format } },
       );
       return { record: found(await this.store.getDocument(id)), jobs };
@@ -144,11 +155,13 @@ export class DocumentService {
 
   /**
    * Stores a checked document as the next revision of an existing one; with `change.ifRevision`
-   * only if that revision is still current (the store answers 'stale' otherwise).
+   * only if that revision is still current (the store answers 'stale' otherwise). Constraint
+   * findings refuse it unless `change.keepFindings` (a change of attachments, which would
+   * otherwise be refused for what the content said before).
    */
   async storeRevision(identity: Identity & { kind: 'user' }, id: string, doc: ParsedDocument, body: Buffer, format: Format,
-    change: { action?: string; detail?: Record<string, unknown>; attachments?: AttachmentInput[]; ifRevision?: number } = {}): Promise<{ revision: number; jobs: string[] }> {
-    const revision = this.revisionInput(identity, doc, body, format);
+    change: { action?: string; detail?: Record<string, unknown>; attachments?: AttachmentInput[]; ifRevision?: number; keepFindings?: boolean } = {}): Promise<{ revision: number; jobs: string[] }> {
+    const revision = await this.revisionInput(identity, id, doc, body, format, change.keepFindings !== true);
     if (change.attachments) revision.attachments = change.attachments;
     const audit = { actor: identity.name, action: change.action ?? 'document.replace', documentId: id, detail: change.detail ?? { format } };
     try {

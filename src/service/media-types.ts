@@ -36,16 +36,31 @@ export function negotiateFormat(accept: string | undefined): Format | undefined 
   return accept ? negotiated(accept) : 'json';
 }
 
-const negotiated = memoizeText((accept: string): Format | undefined => {
-  if (!accept.trim()) return 'json';
-  let best: { format: Format; q: number } | undefined;
+const negotiated = memoizeText((accept: string): Format | undefined => negotiate<Format>(accept, ACCEPTED, 'json'));
+
+/**
+ * The highest-q type of an Accept header that `accepted` knows (earliest on ties), `*\/*` and
+ * `application/*` taken as `wildcard`; undefined when it names none of them.
+ */
+export function negotiate<T>(accept: string, accepted: Readonly<Record<string, T>>, wildcard: T): T | undefined {
+  if (!accept.trim()) return wildcard;
+  let best: { value: T; q: number } | undefined;
   for (const part of accept.split(',')) {
     const [type, ...params] = part.trim().toLowerCase().split(';').map((s) => s.trim());
     const qParam = params.find((p) => p.startsWith('q='));
     const q = qParam ? Number(qParam.slice(2)) : 1;
     if (!type || !(q > 0)) continue;
-    const format = type === '*/*' || type === 'application/*' ? 'json' : ACCEPTED[type];
-    if (format && (!best || q > best.q)) best = { format, q };
+    const value = type === '*/*' || type === 'application/*' ? wildcard : accepted[type];
+    if (value !== undefined && (!best || q > best.q)) best = { value, q };
   }
-  return best?.format;
-});
+  return best?.value;
+}
+
+/** What a validation report may be given as. */
+const REPORT_TYPES: Record<string, 'json' | 'sarif'> = { 'application/json': 'json', 'application/sarif+json': 'sarif' };
+
+export const REPORT_MEDIA_TYPE = { json: 'application/json', sarif: 'application/sarif+json' } as const;
+
+export function negotiateReport(accept: string | undefined): 'json' | 'sarif' | undefined {
+  return accept ? negotiate<'json' | 'sarif'>(accept, REPORT_TYPES, 'json') : 'json';
+}

@@ -3,7 +3,7 @@ import type { Identity } from '../auth/identity.js';
 import { OscalError } from '../oscal/errors.js';
 import { parseOscal } from '../oscal/formats/index.js';
 import { CONTENT_UUID_SCHEME } from '../oscal/identifiers.js';
-import { ResolutionError, resolveProfile, type LoadedDocument, type ResolvedCatalog } from '../oscal/resolve/index.js';
+import { ResolutionError, resolveProfile, type ImportLoader, type LoadedDocument, type ResolvedCatalog } from '../oscal/resolve/index.js';
 import type { SnapshotRecord, Store } from '../store/types.js';
 import type { AttachmentService } from './attachments.js';
 import { plainBytes } from './attachments.js';
@@ -100,7 +100,7 @@ export class ResolutionService {
     const { revision, json: profile } = await this.current(identity, 'profile', id);
     const base = this.documentUrl('profile', id);
     try {
-      const resolved = await resolveProfile(profile, { loader: (href, from) => this.load(identity, href, from ?? base), base, now: at });
+      const resolved = await resolveProfile(profile, { loader: this.importLoader(identity), base, now: at });
       withoutContentUuid(resolved.document.content.catalog as { metadata: Record<string, unknown> });
       return { ...resolved, revision };
     } catch (e) {
@@ -117,6 +117,14 @@ export class ResolutionService {
     const at = new Date();
     const resolved = await this.resolve(identity, id, at);
     return this.snapshots.save(identity, id, 'resolved', resolved.revision, resolved.document, notes, { at, warnings: resolved.warnings });
+  }
+
+  /**
+   * Imports as `identity` may read them; relative hrefs resolve against the importing document's
+   * base. Constraint checks load what doc() and resolve-profile() reach through it too.
+   */
+  importLoader(identity: Identity): ImportLoader {
+    return (href, from) => this.load(identity, href, from ?? this.settings.publicUrl + '/');
   }
 
   /** The current revision of a document `identity` may read, as JSON. */

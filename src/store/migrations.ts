@@ -149,6 +149,21 @@ function schemaV5(dialect: Dialect): string {
     `;
 }
 
+function schemaV7(dialect: Dialect): string {
+  const t = TYPES[dialect];
+  return `
+      ALTER TABLE revisions ADD COLUMN findings TEXT;
+      CREATE TABLE constraint_sets (
+        name TEXT${t.sorted} PRIMARY KEY,
+        text TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        size ${t.bigint} NOT NULL,
+        created_by TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );`;
+}
+
 const AUDIT_INDEXES = `
       CREATE INDEX audit_by_actor ON audit_log (actor, id);
       CREATE INDEX audit_by_document ON audit_log (document_id, id);
@@ -214,5 +229,11 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'indexes for listing the audit log by actor, document, action and time',
     sqlite: AUDIT_INDEXES,
     postgres: AUDIT_INDEXES,
+  },
+  {
+    version: 7,
+    description: 'constraint findings kept with each revision, and registered constraint sets',
+    sqlite: schemaV7('sqlite'),
+    postgres: schemaV7('postgres'),
   },
 ];

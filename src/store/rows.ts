@@ -1,5 +1,8 @@
 import type { Format } from '../oscal/formats/index.js';
-import type { AttachmentRecord, AuditRecord, DocumentFields, DocumentRecord, JobRecord, JobStatus, RevisionRecord, Role, SnapshotKind, SnapshotRecord, TokenRecord } from './types.js';
+import type {
+  AttachmentRecord, AuditRecord, ConstraintSetRecord, DocumentFields, DocumentRecord, JobRecord, JobStatus, RevisionInput, RevisionRecord, Role, SnapshotKind,
+  SnapshotRecord, TokenRecord,
+} from './types.js';
 
 /** A row as either backend returns it (SQLite: 0/1 for booleans; PostgreSQL: bigint as text). */
 export type Row = Record<string, unknown>;
@@ -61,7 +64,29 @@ export function revisionOf(row: Row): RevisionRecord {
     originalFormat: row.original_format as Format,
     author: row.author as string,
     createdAt: row.created_at as string,
+    findings: row.findings ? JSON.parse(row.findings as string) : [],
   };
+}
+
+/** A constraint set's list entry: everything but its text. */
+export function constraintSetEntryOf(row: Row): Omit<ConstraintSetRecord, 'text'> {
+  return {
+    name: row.name as string,
+    hash: row.hash as string,
+    size: Number(row.size),
+    createdBy: row.created_by as string,
+    createdAt: row.created_at as string,
+    updatedAt: row.updated_at as string,
+  };
+}
+
+export function constraintSetOf(row: Row): ConstraintSetRecord {
+  return { ...constraintSetEntryOf(row), text: row.text as string };
+}
+
+/** Findings as the revisions table keeps them: JSON text, or NULL for none. */
+export function findingsColumn(revision: RevisionInput): string | null {
+  return revision.findings?.length ? JSON.stringify(revision.findings) : null;
 }
 
 export function auditOf(row: Row): AuditRecord {

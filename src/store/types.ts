@@ -42,6 +42,19 @@ export interface DocumentRecord extends DocumentFields {
   updatedAt: string;
 }
 
+/** A constraint finding kept with the revision it was found on (below the level that refuses a write). */
+export interface StoredFinding {
+  code: string;
+  level: string;
+  message: string;
+  path: string;
+  constraintId?: string;
+  metapath?: string;
+  line?: number;
+  column?: number;
+  source?: string;
+}
+
 export interface RevisionInput {
   canonical: BlobInput;
   original: BlobInput;
@@ -58,6 +71,8 @@ export interface RevisionInput {
    * except under a legal hold, which keeps every file. Absent: every file stays.
    */
   resources?: string[];
+  /** What constraint validation found on this content. */
+  findings?: StoredFinding[];
 }
 
 /** A file behind a back-matter resource (D9). */
@@ -114,6 +129,21 @@ export interface RevisionRecord {
   originalFormat: Format;
   author: string;
   createdAt: string;
+  /** What constraint validation found when it was written (none for revisions written before it existed). */
+  findings: StoredFinding[];
+}
+
+/** An external constraint set registered by name. */
+export interface ConstraintSetRecord {
+  name: string;
+  /** The set's XML. */
+  text: string;
+  /** sha-256 of the XML's bytes. */
+  hash: string;
+  size: number;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
 }
 
 export interface Grant {
@@ -267,4 +297,12 @@ export interface Store {
 
   /** Newest first. */
   listAudit(limit: number, filter?: AuditFilter): Promise<AuditRecord[]>;
+
+  /** Inserts or replaces; a replacement keeps who registered it first and when. */
+  putConstraintSet(set: Pick<ConstraintSetRecord, 'name' | 'text' | 'hash' | 'size'>, audit: AuditEntry): Promise<{ created: boolean }>;
+  getConstraintSet(name: string): Promise<ConstraintSetRecord | undefined>;
+  /** By name, without their text. */
+  listConstraintSets(): Promise<Omit<ConstraintSetRecord, 'text'>[]>;
+  /** False when there is no set of that name (nothing is audited then). */
+  deleteConstraintSet(name: string, audit: AuditEntry): Promise<boolean>;
 }

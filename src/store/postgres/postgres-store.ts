@@ -3,10 +3,13 @@ import postgres from 'postgres';
 import type { Format } from '../../oscal/formats/index.js';
 import { MIGRATIONS } from '../migrations.js';
 import { auditConditions } from '../audit-query.js';
-import { BLOB_MERGE, DOCUMENT_BLOBS, UNREFERENCED, attachmentOf, auditOf, documentOf, fieldColumns, jobOf, revisionOf, snapshotColumns, snapshotOf, tokenOf, type Row } from '../rows.js';
+import {
+  BLOB_MERGE, DOCUMENT_BLOBS, UNREFERENCED, attachmentOf, auditOf, constraintSetEntryOf, constraintSetOf, documentOf, fieldColumns, findingsColumn, jobOf, revisionOf, snapshotColumns,
+  snapshotOf, tokenOf, type Row,
+} from '../rows.js';
 import {
   StoreConflictError,
-  type AccessRecord, type AttachmentRecord, type AuditEntry, type AuditFilter, type AuditRecord, type BlobInput, type DocumentRecord, type Grant, type JobRecord,
+  type AccessRecord, type AttachmentRecord, type AuditEntry, type ConstraintSetRecord, type AuditFilter, type AuditRecord, type BlobInput, type DocumentRecord, type Grant, type JobRecord,
   type JobStatus, type ListQuery, type RevisionInput, type RevisionRecord, type Role, type SnapshotKind, type SnapshotNotes, type SnapshotRecord, type Store, type TokenRecord, type UserRecord,
 } from '../types.js';
 
@@ -91,8 +94,8 @@ export class PostgresStore implements Store {
     const released = (await tx`SELECT blob_hash AS h FROM attachments WHERE document_id = ${id} AND (resource_uuid = ANY(${tx.array(replaced)}::text[])
       OR (${kept !== undefined} AND NOT (resource_uuid = ANY(${tx.array(kept ?? [])}::text[]))))`).map((r) => r.h as string);
     await this.lockBlobs(tx, [revision.canonical, revision.original, ...revision.renditions.map((r) => r.blob), ...(revision.attachments ?? []).map((a) => a.blob)], released);
-    await tx`INSERT INTO revisions (document_id, number, canonical_hash, original_hash, original_format, author, created_at, fields)
-      VALUES (${id}, ${number}, ${revision.canonical.hash}, ${revision.original.hash}, ${revision.originalFormat}, ${revision.author}, ${at}, ${JSON.stringify(revision.fields)})`;
+    await tx`INSERT INTO revisions (document_id, number, canonical_hash, original_hash, original_format, author, created_at, fields, findings)
+      VALUES (${id}, ${number}, ${revision.canonical.hash}, ${revision.original.hash}, ${revision.originalFormat}, ${revision.author}, ${at}, ${JSON.stringify(revision.fields)}, ${findingsColumn(revision)})`;
     for (const r of revision.renditions) {
       await tx`INSERT INTO renditions (document_id, revision, format, blob_hash) VALUES (${id}, ${number}, ${r.format}, ${r.blob.hash})`;
     }
@@ -433,5 +436,35 @@ export class PostgresStore implements Store {
     const where = auditConditions(filter, param);
     const rows = await this.sql.unsafe(`SELECT * FROM audit_log ${where} ORDER BY id DESC LIMIT ${param(limit)}`, params as postgres.ParameterOrJSON<never>[]);
     return rows.map((row) => auditOf(row as Row));
+  }
+
+  async putConstraintSet(set: Pick<ConstraintSetRecord, 'name' | 'text' | 'hash' | 'size'>, audit: AuditEntry): Promise<{ created: boolean }> {
+    return this.sql.begin(async (tx) => {
+      const at = now();
+      // xmax is 0 for a row this statement inserted, and the updating transaction's id otherwise.
+      const [row] = await tx`INSERT INTO constraint_sets (name, text, hash, size, created_by, created_at, updated_at)
+        VALUES (${set.name}, ${set.text}, ${set.hash}, ${set.size}, ${audit.actor}, ${at}, ${at})
+        ON CONFLICT (name) DO UPDATE SET text = excluded.text, hash = excluded.hash, size = excluded.size, updated_at = excluded.updated_at
+        RETURNING (xmax = 0) AS created`;
+      await this.audit(tx, audit);
+      return { created: row!.created === true };
+    });
+  }
+
+  async getConstraintSet(name: string): Promise<ConstraintSetRecord | undefined> {
+    const [row] = await this.sql`SELECT * FROM constraint_sets WHERE name = ${name}`;
+    return row && constraintSetOf(row);
+  }
+
+  async listConstraintSets(): Promise<Omit<ConstraintSetRecord, 'text'>[]> {
+    return (await this.sql`SELECT name, hash, size, created_by, created_at, updated_at FROM constraint_sets ORDER BY name`).map(constraintSetEntryOf);
+  }
+
+  async deleteConstraintSet(name: string, audit: AuditEntry): Promise<boolean> {
+    return this.sql.begin(async (tx) => {
+      const rows = await tx`DELETE FROM constraint_sets WHERE name = ${name} RETURNING name`;
+      if (rows.length === 1) await this.audit(tx, audit);
+      return rows.length === 1;
+    });
   }
 }

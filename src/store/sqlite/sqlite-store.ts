@@ -5,10 +5,13 @@ import Database from 'better-sqlite3';
 import type { Format } from '../../oscal/formats/index.js';
 import { MIGRATIONS } from '../migrations.js';
 import { auditConditions } from '../audit-query.js';
-import { BLOB_MERGE, DOCUMENT_BLOBS, UNREFERENCED, attachmentOf, auditOf, documentOf, fieldColumns, jobOf, revisionOf, snapshotColumns, snapshotOf, tokenOf, type Row } from '../rows.js';
+import {
+  BLOB_MERGE, DOCUMENT_BLOBS, UNREFERENCED, attachmentOf, auditOf, constraintSetEntryOf, constraintSetOf, documentOf, fieldColumns, findingsColumn, jobOf, revisionOf,
+  snapshotColumns, snapshotOf, tokenOf, type Row,
+} from '../rows.js';
 import {
   StoreConflictError,
-  type AccessRecord, type AttachmentRecord, type AuditEntry, type AuditFilter, type AuditRecord, type BlobInput, type DocumentRecord, type Grant, type JobRecord,
+  type AccessRecord, type AttachmentRecord, type AuditEntry, type AuditFilter, type AuditRecord, type BlobInput, type ConstraintSetRecord, type DocumentRecord, type Grant, type JobRecord,
   type JobStatus, type ListQuery, type RevisionInput, type RevisionRecord, type Role, type SnapshotKind, type SnapshotNotes, type SnapshotRecord, type Store, type TokenRecord, type UserRecord,
 } from '../types.js';
 
@@ -96,8 +99,8 @@ export class SqliteStore implements Store {
     this.putBlob(revision.canonical);
     this.putBlob(revision.original);
     const recordId = this.stmt('INSERT INTO revision_ids DEFAULT VALUES').run().lastInsertRowid;
-    this.stmt('INSERT INTO revisions (document_id, number, canonical_hash, original_hash, original_format, author, created_at, fields, record_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(id, number, revision.canonical.hash, revision.original.hash, revision.originalFormat, revision.author, at, JSON.stringify(revision.fields), recordId);
+    this.stmt('INSERT INTO revisions (document_id, number, canonical_hash, original_hash, original_format, author, created_at, fields, record_id, findings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(id, number, revision.canonical.hash, revision.original.hash, revision.originalFormat, revision.author, at, JSON.stringify(revision.fields), recordId, findingsColumn(revision));
     for (const r of revision.renditions) {
       this.putBlob(r.blob);
       this.stmt('INSERT INTO renditions (document_id, revision, format, blob_hash) VALUES (?, ?, ?, ?)').run(id, number, r.format, r.blob.hash);
@@ -474,5 +477,34 @@ export class SqliteStore implements Store {
       return '?';
     });
     return (this.stmt(`SELECT * FROM audit_log ${where} ORDER BY id DESC LIMIT ?`).all(...params, limit) as Row[]).map(auditOf);
+  }
+
+  async putConstraintSet(set: Pick<ConstraintSetRecord, 'name' | 'text' | 'hash' | 'size'>, audit: AuditEntry): Promise<{ created: boolean }> {
+    return this.db.transaction(() => {
+      const at = now();
+      const created = this.stmt('SELECT 1 FROM constraint_sets WHERE name = ?').get(set.name) === undefined;
+      this.stmt(`INSERT INTO constraint_sets (name, text, hash, size, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (name) DO UPDATE SET text = excluded.text, hash = excluded.hash, size = excluded.size, updated_at = excluded.updated_at`)
+        .run(set.name, set.text, set.hash, set.size, audit.actor, at, at);
+      this.audit(audit);
+      return { created };
+    }).immediate();
+  }
+
+  async getConstraintSet(name: string): Promise<ConstraintSetRecord | undefined> {
+    const row = this.stmt('SELECT * FROM constraint_sets WHERE name = ?').get(name) as Row | undefined;
+    return row && constraintSetOf(row);
+  }
+
+  async listConstraintSets(): Promise<Omit<ConstraintSetRecord, 'text'>[]> {
+    return (this.stmt('SELECT name, hash, size, created_by, created_at, updated_at FROM constraint_sets ORDER BY name').all() as Row[]).map(constraintSetEntryOf);
+  }
+
+  async deleteConstraintSet(name: string, audit: AuditEntry): Promise<boolean> {
+    return this.db.transaction(() => {
+      const deleted = this.stmt('DELETE FROM constraint_sets WHERE name = ?').run(name).changes === 1;
+      if (deleted) this.audit(audit);
+      return deleted;
+    }).immediate();
   }
 }

@@ -1,0 +1,49 @@
+import type { Level } from '../oscal/constraints/index.js';
+import type { Store, Visibility } from '../store/types.js';
+import { AttachmentService } from './attachments.js';
+import { ConstraintSetService } from './constraint-sets.js';
+import { ContentService } from './content.js';
+import { DocumentService } from './documents.js';
+import { RegistryService } from './registry.js';
+import { ResolutionService } from './resolution.js';
+import { SnapshotService } from './snapshots.js';
+import { ValidationService } from './validation.js';
+
+export interface ServiceSettings {
+  publicUrl: string;
+  defaultVisibility: Visibility;
+  inlineRenditionLimit: number;
+  /** Where profile imports may come from besides this store (D10). */
+  imports: { importMap: ReadonlyMap<string, string>; allowHosts: ReadonlySet<string> };
+  /** Largest import fetched over the network. */
+  maxFetch: number;
+  /** Constraint findings at this level or above refuse a write. */
+  rejectLevel: Level;
+}
+
+export type Services = ReturnType<typeof createServices>;
+
+/** Every use case over one store, wired as both interfaces use them. */
+export function createServices(store: Store, settings: ServiceSettings) {
+  // Writes are checked with the constraints, whose doc() loads as profile imports do, which read
+  // documents as the caller may: the one circle of the services, closed once all exist.
+  let validation: ValidationService | undefined;
+  const documents = new DocumentService(store, settings, {
+    findingsForWrite: (...args) => validation!.findingsForWrite(...args),
+  });
+  const attachments = new AttachmentService(store, documents, settings.publicUrl);
+  const snapshots = new SnapshotService(store, documents);
+  const resolution = new ResolutionService(store, documents, attachments, snapshots, { publicUrl: settings.publicUrl, maxFetch: settings.maxFetch, ...settings.imports });
+  const constraintSets = new ConstraintSetService(store);
+  validation = new ValidationService(store, documents, constraintSets, (identity) => resolution.importLoader(identity), settings);
+  return {
+    documents,
+    content: new ContentService(store, documents),
+    registry: new RegistryService(store, documents),
+    attachments,
+    snapshots,
+    resolution,
+    constraintSets,
+    validation,
+  };
+}

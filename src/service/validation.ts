@@ -1,0 +1,122 @@
+import type { Identity } from '../auth/identity.js';
+import { checkConstraints, severity, type Level } from '../oscal/constraints/index.js';
+import type { Format, ParsedDocument } from '../oscal/formats/index.js';
+import type { ImportLoader } from '../oscal/resolve/index.js';
+import { atLeast, constraintIssues, validateFully, validateParsed, type ValidationIssue, type ValidationResult } from '../oscal/validate/index.js';
+import { locateIssues } from '../oscal/validate/locate.js';
+import type { StoredFinding, Store } from '../store/types.js';
+import { gunzip } from './blobs.js';
+import type { ConstraintSetService } from './constraint-sets.js';
+import { readRevision, retryWhenGone, revisionRecord } from './content.js';
+import type { DocumentService } from './documents.js';
+import { MAX_ERROR_DETAILS, ServiceError, unauthenticated, type ErrorDetail } from './errors.js';
+import { formatOfContentType } from './media-types.js';
+
+export interface ValidationSettings {
+  /** Findings at this level or above refuse a write (--reject-level). */
+  rejectLevel: Level;
+  publicUrl: string;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** An issue as an error detail of D3's body, with the constraint that found it and how serious it is. */
+export function issueDetail(issue: ValidationIssue): ErrorDetail {
+  return {
+    path: issue.path,
+    message: issue.message,
+    ...(issue.line !== undefined ? { line: issue.line } : {}),
+    ...(issue.column !== undefined ? { column: issue.column } : {}),
+    ...(issue.constraintId !== undefined ? { 'constraint-id': issue.constraintId } : {}),
+    ...(issue.level !== undefined ? { level: issue.level } : {}),
+  };
+}
+
+function storedFinding(issue: ValidationIssue): StoredFinding {
+  return {
+    code: issue.code,
+    level: issue.level ?? 'ERROR',
+    message: issue.message,
+    path: issue.path,
+    ...(issue.constraintId !== undefined ? { constraintId: issue.constraintId } : {}),
+    ...(issue.metapath !== undefined ? { metapath: issue.metapath } : {}),
+    ...(issue.line !== undefined ? { line: issue.line } : {}),
+    ...(issue.column !== undefined ? { column: issue.column } : {}),
+    ...(issue.source !== undefined ? { source: issue.source } : {}),
+  };
+}
+
+/**
+ * Constraint validation on the server: every write of content is checked against its release's
+ * constraints (findings at the reject level refuse it; the others are kept with the revision),
+ * and any content, stored or sent, can be checked against registered constraint sets too.
+ * Documents that constraints reach (doc(), resolve-profile()) load as profile imports do.
+ */
+export class ValidationService {
+  constructor(
+    private readonly store: Store,
+    private readonly documents: DocumentService,
+    private readonly constraintSets: ConstraintSetService,
+    private readonly loaders: (identity: Identity) => ImportLoader,
+    private readonly settings: ValidationSettings,
+  ) {}
+
+  /**
+   * The model constraints' findings on content about to be stored as `base`, located in `text`;
+   * with `enforce`, those at the reject level or above refuse the write (422).
+   */
+  async findingsForWrite(identity: Identity, doc: ParsedDocument, source: { text: string; format: Format }, base: string, enforce: boolean): Promise<StoredFinding[]> {
+    const issues = constraintIssues(await checkConstraints(doc, { loader: this.loaders(identity), base }));
+    locateIssues(source.text, source.format, issues);
+    if (enforce) this.refuseAtRejectLevel(doc, issues);
+    return issues.map(storedFinding);
+  }
+
+  private refuseAtRejectLevel(doc: ParsedDocument, issues: ValidationIssue[]): void {
+    const level = this.settings.rejectLevel;
+    const refused = issues.filter((i) => atLeast(i.level, level)).sort((a, b) => severity(b.level ?? 'ERROR') - severity(a.level ?? 'ERROR'));
+    if (refused.length === 0) return;
+    const count = refused.length > MAX_ERROR_DETAILS ? `more than ${MAX_ERROR_DETAILS}` : String(refused.length);
+    throw new ServiceError(422, 'invalid-oscal',
+      `the ${doc.model} breaks ${count} constraint${refused.length === 1 ? '' : 's'} of OSCAL ${doc.version} at ${level} or above, the first: ${refused[0]!.message} [${refused[0]!.constraintId}]`,
+      refused.map(issueDetail));
+  }
+
+  /** POST /validate: any content, checked without storing it. */
+  async validateBody(identity: Identity, body: Buffer, contentType: string | undefined, setNames: readonly string[]): Promise<ValidationResult> {
+    if (identity.kind === 'anonymous') throw unauthenticated();
+    const format = formatOfContentType(contentType);
+    if (!format) {
+      throw new ServiceError(415, 'unsupported-media-type', 'send the content as application/json, application/xml or application/yaml');
+    }
+    const sets = await this.constraintSets.sets(identity, setNames);
+    let text: string;
+    try {
+      text = utf8.decode(body);
+    } catch {
+      throw new ServiceError(400, 'malformed', 'the body is not valid UTF-8 text');
+    }
+    return validateFully(text, { format, sets, loader: this.loaders(identity) });
+  }
+
+  /** GET /{model}/{id}/validation: the current revision, located in the bytes it was sent as. */
+  async validateStored(identity: Identity, model: string, id: string, setNames: readonly string[]): Promise<ValidationResult & { revision: number }> {
+    if (identity.kind === 'anonymous' && setNames.length > 0) throw unauthenticated();
+    const sets = await this.constraintSets.sets(identity, setNames);
+    const { doc, record, original } = await retryWhenGone(async () => {
+      const { doc: stored } = await this.documents.readable(identity, model, id);
+      const revision = await revisionRecord(this.store, id, stored.revision);
+      return { doc: await readRevision(this.store, id, stored.revision), record: revision, original: await this.store.getBlob(revision.originalHash) };
+    });
+    const base = `${this.settings.publicUrl}/oscal/v1/${model}/${id}`;
+    const result = await validateParsed(doc, { sets, loader: this.loaders(identity), base });
+    if (original) {
+      try {
+        locateIssues(utf8.decode(gunzip(original)), record.originalFormat, result.issues);
+      } catch {
+        // Bytes that no longer decode leave the findings without positions; their paths still say where.
+      }
+    }
+    return { ...result, format: record.originalFormat, revision: record.number };
+  }
+}
