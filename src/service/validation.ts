@@ -96,11 +96,15 @@ export class ValidationService {
     } catch {
       throw new ServiceError(400, 'malformed', 'the body is not valid UTF-8 text');
     }
-    return validateFully(text, { format, sets, loader: this.loaders(identity) });
+    // Relative references resolve as they would once the content is stored (../profile/{id} is a stored profile).
+    return validateFully(text, { format, sets, loader: this.loaders(identity), baseOf: (doc) => `${this.settings.publicUrl}/oscal/v1/${doc.model}/${(doc.content[doc.model] as { uuid?: string }).uuid ?? ''}` });
   }
 
-  /** GET /{model}/{id}/validation: the current revision, located in the bytes it was sent as. */
-  async validateStored(identity: Identity, model: string, id: string, setNames: readonly string[]): Promise<ValidationResult & { revision: number }> {
+  /**
+   * GET /{model}/{id}/validation: the current revision checked now (the documents it reaches may
+   * have changed), located in the bytes it was sent as, beside what was found when it was stored.
+   */
+  async validateStored(identity: Identity, model: string, id: string, setNames: readonly string[]): Promise<ValidationResult & { revision: number; stored: StoredFinding[] }> {
     if (identity.kind === 'anonymous' && setNames.length > 0) throw unauthenticated();
     const sets = await this.constraintSets.sets(identity, setNames);
     const { doc, record, original } = await retryWhenGone(async () => {
@@ -117,6 +121,6 @@ export class ValidationService {
         // Bytes that no longer decode leave the findings without positions; their paths still say where.
       }
     }
-    return { ...result, format: record.originalFormat, revision: record.number };
+    return { ...result, format: record.originalFormat, revision: record.number, stored: record.findings };
   }
 }

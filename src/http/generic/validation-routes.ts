@@ -7,6 +7,7 @@ import { ServiceError } from '../../service/errors.js';
 import { negotiateReport, REPORT_MEDIA_TYPE } from '../../service/media-types.js';
 import type { ValidationService } from '../../service/validation.js';
 import type { ConstraintSetRecord } from '../../store/types.js';
+import { findingJson } from '../findings.js';
 import { bodyOf } from '../request-body.js';
 import { MODELS } from './models.js';
 
@@ -59,17 +60,7 @@ function report(result: ValidationResult, sets: string[], extra: Record<string, 
     'constraints-checked': result.constraintsChecked === true,
     'constraint-sets': sets,
     counts,
-    findings: result.issues.map((i) => ({
-      code: i.code,
-      level: i.level ?? 'ERROR',
-      ...(i.constraintId !== undefined ? { 'constraint-id': i.constraintId } : {}),
-      message: i.message,
-      path: i.path,
-      ...(i.metapath !== undefined ? { metapath: i.metapath } : {}),
-      ...(i.line !== undefined ? { line: i.line } : {}),
-      ...(i.column !== undefined ? { column: i.column } : {}),
-      ...(i.source !== undefined ? { source: i.source } : {}),
-    })),
+    findings: result.issues.map(findingJson),
   };
 }
 
@@ -135,6 +126,6 @@ export async function validationRoutes(app: FastifyInstance, deps: ValidationDep
   }, async (request, reply) => {
     const { model, id } = request.params;
     const result = await validation.validateStored(request.identity, model, id, setNames(request.query));
-    return sendReport(request, reply, result, `${base}/${model}/${id}`, { revision: result.revision });
+    return sendReport(request, reply, result, `${base}/${model}/${id}`, { revision: result.revision, 'findings-when-stored': result.stored.map(findingJson) });
   });
 }

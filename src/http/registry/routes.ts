@@ -7,6 +7,7 @@ import { ServiceError } from '../../service/errors.js';
 import type { RegistryService } from '../../service/registry.js';
 import type { RenditionWorkers } from '../../service/rendition-workers.js';
 import type { DocumentRecord, RevisionRecord, Store } from '../../store/types.js';
+import { findingJson } from '../findings.js';
 import { LIST_QUERYSTRING, listPage, type ListQuerystring } from '../list-page.js';
 import { bodyOf, fileField, MULTIPART_LIMITS } from '../request-body.js';
 import { sendStored } from '../send-rendition.js';
@@ -37,9 +38,12 @@ function listItem(doc: DocumentRecord): Record<string, unknown> {
   return { 'content-uuid': doc.id, title: doc.title, 'oscal-version': doc.oscalVersion, 'document-version': doc.version, 'last-modified': doc.lastModified, self: `/api/v1/${SEGMENT_OF[doc.model]}/${doc.id}` };
 }
 
-/** A version list item (registry-api 2.4): fileSize is the byte length of that version's JSON. */
+/**
+ * A version list item (registry-api 2.4): fileSize is the byte length of that version's JSON;
+ * findings are what constraint validation found below the reject level when it was stored.
+ */
 function versionItem(r: RevisionRecord): Record<string, unknown> {
-  return { id: r.recordId, version: r.number, title: r.fields.title, documentVersion: r.fields.version, oscalVersion: r.fields.oscalVersion, lastModified: r.fields.lastModified, fileSize: r.size, createdAt: r.createdAt };
+  return { id: r.recordId, version: r.number, title: r.fields.title, documentVersion: r.fields.version, oscalVersion: r.fields.oscalVersion, lastModified: r.fields.lastModified, fileSize: r.size, createdAt: r.createdAt, findings: r.findings.map(findingJson) };
 }
 
 /** /api/v1/{plural}… : JSON only, reads public (of public documents), writes authenticated. */

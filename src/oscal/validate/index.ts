@@ -63,6 +63,8 @@ export interface FullValidateOptions extends ValidateOptions, ConstraintOptions 
   format?: Format;
   /** Check the Metaschema constraints too (the default), after the schema. */
   constraints?: boolean;
+  /** The base for the document once it is read, when it depends on what the document is (in place of `base`). */
+  baseOf?: (doc: ParsedDocument) => string;
 }
 
 /**
@@ -73,7 +75,7 @@ export interface FullValidateOptions extends ValidateOptions, ConstraintOptions 
 export async function validateFully(text: string, options: FullValidateOptions = {}): Promise<ValidationResult> {
   const { format, doc, unread } = read(text, options.format);
   if (!doc) return { valid: false, format, issues: [unread], constraintsChecked: false };
-  const result = await validateParsed(doc, options);
+  const result = await validateParsed(doc, options.baseOf ? { ...options, base: options.baseOf(doc) } : options);
   locateIssues(text, format, result.issues);
   return { ...result, format };
 }
