@@ -15,7 +15,7 @@ import { datatypeAccepts } from './datatypes.js';
 import type { DataType } from '../../metaschema/ir.js';
 import type { Finding } from './findings.js';
 import { describeConstraint, nodeLabel, quote } from './messages.js';
-import { severity, type Constraint, type ConstraintSet, type Expression, type KeyField, type ModelConstraints, type Rule } from './model.js';
+import { severity, type Constraint, type ConstraintContext, type ConstraintSet, type Expression, type KeyField, type ModelConstraints, type Rule } from './model.js';
 
 type AllowedValues = Extract<Constraint, { kind: 'allowed-values' }>;
 
@@ -72,6 +72,18 @@ export class ConstraintRun {
     modelNamespace: string,
   ) {
     this.modelSc = { modelNamespace, variables: letNames(model.rules) };
+  }
+
+  private indexNamesKnown: Set<string> | undefined;
+
+  /** Every index the model and the sets define, whether or not this document instantiates it. */
+  private indexNames(): Set<string> {
+    if (!this.indexNamesKnown) {
+      this.indexNamesKnown = new Set();
+      indexNamesOf(this.model.rules, this.indexNamesKnown);
+      for (const set of this.sets) contextIndexNames(set.contexts, this.indexNamesKnown);
+    }
+    return this.indexNamesKnown;
   }
 
   run(): ConstraintResult {
@@ -298,12 +310,13 @@ export class ConstraintRun {
   private settleReferences(): void {
     for (const ref of this.references) {
       const index = this.indexes.get(ref.constraint.name);
-      if (!index) {
-        this.processingError(ref.constraint.id, 'index-has-key', ref.source, ref.node, `there is no index named ${ref.constraint.name} in this document`);
+      // An index defined where this document has nothing (a back-matter index, with no back-matter) is empty, not missing.
+      if (!index && !this.indexNames().has(ref.constraint.name)) {
+        this.processingError(ref.constraint.id, 'index-has-key', ref.source, ref.node, `no constraint defines an index named ${ref.constraint.name}`);
         continue;
       }
       for (const key of ref.keys) {
-        if (!index.has(key)) this.fail(ref.constraint, ref.source, ref.node, `${nodeLabel(ref.node)} refers to ${keyText(key)}, which is not a key of ${describeIndex(ref.constraint.name, index)}`);
+        if (!index?.has(key)) this.fail(ref.constraint, ref.source, ref.node, `${nodeLabel(ref.node)} refers to ${keyText(key)}, which is not a key of ${describeIndex(ref.constraint.name, index)}`);
       }
     }
   }
@@ -398,8 +411,24 @@ function keyText(key: string): string {
   return key.split('\u0000').map((k) => (k === '\u0001' ? '(none)' : quote(k))).join(' + ');
 }
 
-function describeIndex(name: string, index: Map<string, IndexEntry>): string {
+function describeIndex(name: string, index: Map<string, IndexEntry> | undefined): string {
+  if (!index) return `the index ${name} (which this document does not have)`;
   return index.size === 0 ? `the index ${name} (which is empty)` : `the index ${name}`;
+}
+
+/** The names of the indexes these rules define, at any depth. */
+function indexNamesOf(rules: readonly Rule[], names: Set<string>): void {
+  for (const rule of rules) {
+    if (rule.kind === 'index') names.add(rule.name);
+    else if (rule.kind === 'require') indexNamesOf(rule.rules, names);
+  }
+}
+
+function contextIndexNames(contexts: readonly ConstraintContext[], names: Set<string>): void {
+  for (const context of contexts) {
+    indexNamesOf(context.rules, names);
+    contextIndexNames(context.contexts, names);
+  }
 }
 
 function describeValue(item: Item): string {
