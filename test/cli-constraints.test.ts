@@ -1,0 +1,135 @@
+/**
+ * `oscal-depot validate` with constraints: the model's own, external sets (--constraints),
+ * schema only (--no-constraints), exit codes by level, SARIF rules and pass results, and the
+ * documents a set reaches read from files and --map.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { layOut, SETS_DIR, TEST_NS, webCatalog, webProfile, webSsp } from './support/constraint-web.js';
+import { CONTENT, PROJECT_ROOT } from './support/shared.js';
+
+type Json = Record<string, any>;
+
+const BIN = join(PROJECT_ROOT, 'dist', 'src', 'cli', 'main.js');
+const SET = join(SETS_DIR, 'ssp-rules.xml');
+const COMPONENT_EXAMPLE = join(CONTENT, 'oscal-content@88bb8de', 'examples', 'component-definition', 'json', 'example-component-definition.json');
+const work = mkdtempSync(join(tmpdir(), 'oscal-cli-constraints-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+function run(args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, 'validate', ...args], { encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A catalog whose second control has no statement: an ERROR of the release's own constraints. */
+function brokenCatalog(): string {
+  const doc = webCatalog();
+  delete doc.catalog.controls[1].parts;
+  const file = join(work, 'broken-catalog.json');
+  writeFileSync(file, JSON.stringify(doc, null, 2));
+  return file;
+}
+
+describe('validate: the model constraints', () => {
+  test('an ERROR finding: file:line:col path level: message [constraint id], exit 1; --no-constraints checks the schema only', () => {
+    const file = brokenCatalog();
+    const r = run([file]);
+    assert.equal(r.code, 1, r.stderr);
+    const line = readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes('"id": "au-2"'));
+    const [first, summary, rest] = r.stdout.split('\n');
+    assert.ok(first!.startsWith(`${file}:${line}:`), first);
+    assert.match(first!, / \/catalog\/controls\/1 error: .* \[catalog-control-require-statement-when-not-withdrawn\]$/);
+    assert.deepEqual([summary, rest], ['0 valid, 1 invalid', '']);
+    const schemaOnly = run(['--no-constraints', file]);
+    assert.equal(schemaOnly.code, 0);
+    assert.equal(schemaOnly.stdout, '1 valid, 0 invalid\n');
+  });
+
+  test('WARNING findings are reported but the document is valid: exit 0, counted in the summary', () => {
+    const r = run([COMPONENT_EXAMPLE]);
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal(r.stdout.split('\n').filter((l) => / warning: .*\[port-range-(start|end)-/.test(l)).length, 6);
+    assert.match(r.stdout, /\n1 valid, 0 invalid; 6 findings below ERROR\n$/);
+  });
+});
+
+describe('validate --constraints', () => {
+  const dir = mkdtempSync(join(work, 'web-'));
+  const paths = layOut(dir, [webCatalog(), webProfile(), webSsp()]);
+  const ssp = paths['system-security-plan']!;
+
+  test('SARIF: one rule per constraint with its formal name and help URL, results located, pass results on request', () => {
+    const plain = JSON.parse(run(['--format', 'sarif', '--constraints', SET, ssp]).stdout);
+    assert.ok(plain.runs[0].results.every((r: Json) => r.kind === 'fail'), 'no pass results unless asked');
+    const r = run(['--format', 'sarif', '--sarif-include-pass', '--constraints', SET, ssp]);
+    assert.equal(r.code, 0, r.stdout);
+    const { rules } = JSON.parse(r.stdout).runs[0].tool.driver;
+    const results = JSON.parse(r.stdout).runs[0].results as Json[];
+    const rule = (id: string) => rules.find((x: Json) => x.id === id);
+    assert.deepEqual(rule('test-implemented-in-baseline'), {
+      id: 'test-implemented-in-baseline', name: 'Implemented controls are in the baseline', helpUri: 'https://example.org/rules/implemented-in-baseline',
+      defaultConfiguration: { level: 'error' }, properties: { kind: 'index-has-key', source: SET },
+    });
+    const passed = results.filter((x) => x.kind === 'pass').map((x) => x.ruleId);
+    assert.ok(passed.includes('test-implemented-in-baseline') && passed.includes('test-hosting-tier') && passed.includes('test-document-version'), passed.join(', '));
+    const failed = results.filter((x) => x.kind === 'fail');
+    assert.deepEqual([...new Set(failed.map((x) => x.ruleId))].sort(), ['test-baseline-implemented', 'test-responsible-role']);
+    assert.ok(failed.every((x) => x.level === 'warning' && x.locations[0].physicalLocation.region.startLine > 0));
+    assert.ok(!passed.includes('test-baseline-implemented'), 'a constraint that failed does not pass');
+  });
+
+  test('a constraint that did not apply is neither a pass nor a failure', () => {
+    const doc = webSsp();
+    doc['system-security-plan']['system-characteristics'].props = doc['system-security-plan']['system-characteristics'].props.filter((p: Json) => p.ns !== TEST_NS);
+    const file = join(dir, 'system-security-plan', 'no-tier');
+    writeFileSync(file, JSON.stringify(doc));
+    const results = JSON.parse(run(['--format', 'sarif', '--sarif-include-pass', '--constraints', SET, file]).stdout).runs[0].results as Json[];
+    assert.ok(!results.some((x) => x.ruleId === 'test-hosting-tier'));
+    assert.ok(results.some((x) => x.ruleId === 'test-document-version' && x.kind === 'pass'));
+  });
+
+  test('an ERROR of the set exits 1', () => {
+    const doc = webSsp();
+    doc['system-security-plan']['system-characteristics'].props.find((p: Json) => p.ns === TEST_NS).value = 'tenant';
+    const file = join(dir, 'system-security-plan', 'tenant');
+    writeFileSync(file, JSON.stringify(doc, null, 2));
+    const r = run(['--constraints', SET, file]);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /\/system-security-plan\/system-characteristics\/props\/2\/value error: prop\/@value is "tenant"; it must be one of: shared, dedicated \[test-hosting-tier\]/);
+  });
+
+  test('a document the set reaches by URL is read from the file --map names', () => {
+    const doc = webSsp();
+    doc['system-security-plan']['import-profile'].href = 'https://example.org/baselines/audit.json';
+    const file = join(work, 'mapped-ssp.json');
+    writeFileSync(file, JSON.stringify(doc, null, 2));
+    const unmapped = run(['--constraints', SET, file]);
+    assert.equal(unmapped.code, 1);
+    assert.match(unmapped.stdout, /error: .*https:\/\/example\.org\/baselines\/audit\.json.*--map/);
+    const mapped = run(['--constraints', SET, '--map', `https://example.org/baselines/audit.json=${paths.profile}`, file]);
+    assert.equal(mapped.code, 0, mapped.stdout);
+    assert.match(mapped.stdout, /warning: 1 of 2 baseline controls are not implemented: au-2 \[test-baseline-implemented\]/);
+  });
+
+  test('a set that cannot be used ends the command with exit 2 and the file, line and expression', () => {
+    const setDir = mkdtempSync(join(work, 'sets-'));
+    writeFileSync(join(setDir, 'common-rules.xml'), readFileSync(join(SETS_DIR, 'common-rules.xml')));
+    const bad = join(setDir, 'bad-set.xml');
+    writeFileSync(bad, readFileSync(SET, 'utf8').replace('test="exists(responsible-role)"', 'test="exists(responsible-role"'));
+    const r = run(['--constraints', bad, ssp]);
+    assert.equal(r.code, 2);
+    assert.equal(r.stdout, '');
+    const line = readFileSync(bad, 'utf8').split('\n').findIndex((l) => l.includes('exists(responsible-role"')) + 1;
+    assert.match(r.stderr, new RegExp(`bad-set\\.xml:${line}\\b.*exists\\(responsible-role`));
+    assert.doesNotMatch(r.stderr, /^\s+at /m);
+    const missingImport = join(work, 'lonely.xml');
+    writeFileSync(missingImport, readFileSync(SET, 'utf8'));
+    const m = run(['--constraints', missingImport, ssp]);
+    assert.equal(m.code, 2);
+    assert.match(m.stderr, /common-rules\.xml/);
+  });
+});
