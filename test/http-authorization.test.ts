@@ -20,7 +20,8 @@ type Who = 'anonymous' | 'reader' | 'writer' | 'otherOwner' | 'owner' | 'admin';
 type Vis = 'public' | 'private';
 type Op = 'list' | 'create' | 'read-json' | 'read-xml' | 'read-yaml' | 'replace' | 'delete' | 'access-get' | 'access-put' | 'job-get'
   | 'attachment-list' | 'attachment-get' | 'resource-get' | 'snapshot-list' | 'snapshot-get'
-  | 'attachment-post' | 'attachment-put' | 'attachment-delete' | 'resource-put' | 'snapshot-post' | 'snapshot-put' | 'snapshot-delete';
+  | 'attachment-post' | 'attachment-put' | 'attachment-delete' | 'resource-put' | 'snapshot-post' | 'snapshot-put' | 'snapshot-delete'
+  | 'validation-get';
 
 /** How long the server may go on trusting a token it has looked up (serve --token-cache). */
 const TOKEN_CACHE_SECONDS = 1;
@@ -36,7 +37,7 @@ const VIS: Vis[] = ['public', 'private'];
  * `create` concerns no existing document: both columns are the same, and it runs once per caller.
  * Attachments and snapshots (generic-interface 4.3, 4.4) follow their document: reading them is
  * read; attachment POST/PUT/DELETE, resource PUT and snapshot POST/PUT are write; deleting a
- * snapshot is manage (like deleting a version).
+ * snapshot is manage (like deleting a version). A validation report of a document is read.
  * `list` is always 200; which documents it holds is the LISTED table below.
  */
 const EXPECTED: Record<Op, Record<Who, readonly [number, number]>> = {
@@ -62,6 +63,7 @@ const EXPECTED: Record<Op, Record<Who, readonly [number, number]>> = {
   'snapshot-post': { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [201, 201], admin: [201, 201] },
   'snapshot-put': /**/ { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [200, 200], admin: [200, 200] },
   'snapshot-delete': { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [204, 204], admin: [204, 204] },
+  'validation-get': { anonymous: [200, 404], reader: [200, 404], writer: [200, 404], otherOwner: [200, 404], owner: [200, 200], admin: [200, 200] },
 };
 
 /** Whether the document is in the caller's list (and readable at all): [public, private]. */
@@ -730,5 +732,69 @@ describe('after every mutation above', () => {
     test(`${who} still lists exactly what it may read`, async () => {
       await assertListFor(who);
     });
+  }
+});
+
+describe('the matrix: validation report (GET /oscal/v1/catalog/{id}/validation)', () => {
+  for (const vis of VIS) {
+    for (const who of WHO) {
+      const status = EXPECTED['validation-get'][who][col(vis)];
+      test(`validation of a ${vis} document, ${who}: ${status}`, async () => {
+        const doc = vis === 'public' ? publicDoc : privateDoc;
+        const res = await call(who, 'GET', `${docPath(doc.id)}/validation`);
+        if (status !== 200) {
+          assertErrorBody(res, status);
+          assertConceals(res, fingerprints(doc), await call(who, 'GET', `${docPath(randomUUID())}/validation`));
+          return;
+        }
+        assert.equal(res.status, 200, res.text);
+        assert.deepEqual([res.json().valid, res.json().model], [true, 'catalog']);
+      });
+    }
+  }
+});
+
+/**
+ * Constraint sets and validation of a body concern no document: registering and deleting a set
+ * is for admins; reading sets and validating need a signed-in caller of any role.
+ */
+const SET_XML = '<metaschema-meta-constraints xmlns="http://csrc.nist.gov/ns/oscal/metaschema/1.0"><context><metapath target="/catalog"/><constraints><expect id="has-title" target="metadata" test="exists(title)"/></constraints></context></metaschema-meta-constraints>';
+const SET_OPS: Record<string, { request: (who: Who) => { method: string; path: string; body?: string; contentType?: string }; expected: Record<Who, number> }> = {
+  'constraint-set-put': {
+    request: (who) => ({ method: 'PUT', path: `/oscal/v1/constraint-set/by-${who.toLowerCase()}`, body: SET_XML, contentType: 'application/xml' }),
+    expected: { anonymous: 401, reader: 403, writer: 403, otherOwner: 403, owner: 403, admin: 201 },
+  },
+  'constraint-set-list': {
+    request: () => ({ method: 'GET', path: '/oscal/v1/constraint-set' }),
+    expected: { anonymous: 401, reader: 200, writer: 200, otherOwner: 200, owner: 200, admin: 200 },
+  },
+  'constraint-set-get': {
+    request: () => ({ method: 'GET', path: '/oscal/v1/constraint-set/shared' }),
+    expected: { anonymous: 401, reader: 200, writer: 200, otherOwner: 200, owner: 200, admin: 200 },
+  },
+  'constraint-set-delete': {
+    request: () => ({ method: 'DELETE', path: '/oscal/v1/constraint-set/shared' }),
+    expected: { anonymous: 401, reader: 403, writer: 403, otherOwner: 403, owner: 403, admin: 204 },
+  },
+  validate: {
+    request: () => ({ method: 'POST', path: '/oscal/v1/validate?constraints=shared', body: markedCatalog('validated').body, contentType: 'application/json' }),
+    expected: { anonymous: 401, reader: 200, writer: 200, otherOwner: 200, owner: 200, admin: 200 },
+  },
+};
+
+describe('the matrix: constraint sets and POST /validate', () => {
+  for (const [op, { request, expected }] of Object.entries(SET_OPS)) {
+    for (const who of WHO) {
+      test(`${op}, ${who}: ${expected[who]}`, async () => {
+        assert.equal((await api(server.url, 'PUT', '/oscal/v1/constraint-set/shared', { token: tokens.admin, body: SET_XML, contentType: 'application/xml' })).status < 300, true);
+        const { method, path, ...body } = request(who);
+        const res = await call(who, method, path, body);
+        if (expected[who] >= 400) assertErrorBody(res, expected[who]);
+        else assert.equal(res.status, expected[who], res.text);
+        const sets = (await api(server.url, 'GET', '/oscal/v1/constraint-set', { token: tokens.admin })).json()['constraint-sets'].map((x: { name: string }) => x.name);
+        if (op === 'constraint-set-put') assert.equal(sets.includes(`by-${who.toLowerCase()}`), expected[who] === 201, 'registered only when allowed');
+        if (op === 'constraint-set-delete') assert.equal(sets.includes('shared'), expected[who] !== 204, 'deleted only when allowed');
+      });
+    }
   }
 });
