@@ -111,6 +111,20 @@ describe('constraint sets: PUT, GET, list, DELETE', () => {
   });
 });
 
+test('OpenAPI describes the constraint-set and validation operations, tagged', async () => {
+  const { paths } = (await api(server.url, 'GET', '/openapi.json')).json();
+  const ops: [string, string, string][] = [
+    ['/oscal/v1/constraint-set', 'get', 'constraint sets'], ['/oscal/v1/constraint-set/{name}', 'put', 'constraint sets'],
+    ['/oscal/v1/constraint-set/{name}', 'get', 'constraint sets'], ['/oscal/v1/constraint-set/{name}', 'delete', 'constraint sets'],
+    ['/oscal/v1/validate', 'post', 'validation'], ['/oscal/v1/{model}/{id}/validation', 'get', 'validation'],
+  ];
+  for (const [path, method, tag] of ops) {
+    assert.deepEqual(paths[path]?.[method]?.tags, [tag], `${method.toUpperCase()} ${path}`);
+    assert.ok(paths[path][method].summary, `${method.toUpperCase()} ${path} has a summary`);
+  }
+  assert.ok(paths['/oscal/v1/validate'].post.parameters.some((p: Json) => p.name === 'constraints'));
+});
+
 describe('writes: constraints at the reject level refuse; lower findings are kept', () => {
   test('a POST breaking an ERROR constraint is 422 with the finding, and stores nothing', async () => {
     const doc = webCatalog('7a2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e');
