@@ -119,6 +119,7 @@ describe('block YAML reader on edge cases', () => {
     'second document': 'a: 1\n---\nb: 2\n',
     'document end marker': 'a: 1\n...\n',
     'document marker before text': 'a: 1\n--- b: 2\n',
+    'indented document marker before text': ' ---  a: \'\'\n',
     'directive': '%YAML 1.2\n---\na: 1\n',
     'empty value': 'a:\nb: 1\n',
     'complex key': '? a\n: 1\n',

@@ -78,9 +78,12 @@ function isIndicatorWithSpace(line: string, at: number): boolean {
   return next === SPACE || Number.isNaN(next);
 }
 
-/** `---` or `...` at the start of a line, alone or before a space: a document boundary, not a key. */
-function isDocumentMarker(line: string): boolean {
-  return (line.startsWith('---') || line.startsWith('...')) && (line.length === 3 || line.charCodeAt(3) === SPACE);
+/**
+ * `---` or `...`, alone or before a space: a document boundary at the start of a line, and a
+ * text js-yaml refuses where it is indented; never a key.
+ */
+function isDocumentMarker(line: string, at: number): boolean {
+  return (line.startsWith('---', at) || line.startsWith('...', at)) && (line.length === at + 3 || line.charCodeAt(at + 3) === SPACE);
 }
 
 function canStartPlain(line: string, at: number): boolean {
@@ -193,7 +196,7 @@ class BlockReader {
       i++;
       if (line.charCodeAt(i) !== COLON) return -1;
     } else {
-      if (!canStartPlain(line, at) || (at === 0 && isDocumentMarker(line))) return -1;
+      if (!canStartPlain(line, at) || isDocumentMarker(line, at)) return -1;
       i = line.indexOf(':', at + 1);
       for (;;) {
         if (i < 0) return -1;
