@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { constraintBench } from './constraint-validation.js';
 import { xmlBench, yamlBench } from './conversion.js';
 import { httpBench, httpPostgresBench } from './http.js';
 import { httpWritesBench } from './http-writes.js';
@@ -13,7 +14,7 @@ import { validationBench } from './validation.js';
  * Every ratio compares figures measured in the same process.
  */
 const groups: Record<string, () => unknown> = {
-  xml: xmlBench, yaml: yamlBench, validation: validationBench, resolve: resolveBench, large: largeCatalogBench, http: httpBench, 'http-postgres': httpPostgresBench, 'http-writes': httpWritesBench,
+  xml: xmlBench, yaml: yamlBench, validation: validationBench, constraints: constraintBench, resolve: resolveBench, large: largeCatalogBench, http: httpBench, 'http-postgres': httpPostgresBench, 'http-writes': httpWritesBench,
 };
 
 const only = process.argv[2];

@@ -115,6 +115,33 @@ describe('validate --constraints', () => {
     assert.match(mapped.stdout, /warning: 1 of 2 baseline controls are not implemented: au-2 \[test-baseline-implemented\]/);
   });
 
+  test('an import-profile of "#uuid" reaches the profile through the back-matter resource\'s rlink', () => {
+    const doc = webSsp();
+    const ssp0 = doc['system-security-plan'];
+    const resource = '0d7f4a1e-2b3c-4d5e-8f9a-0b1c2d3e4f5a';
+    ssp0['import-profile'].href = `#${resource}`;
+    ssp0['back-matter'].resources.push({ uuid: resource, rlinks: [{ href: `../profile/${webProfile().profile.uuid}` }] });
+    const file = join(dir, 'system-security-plan', 'by-resource');
+    writeFileSync(file, JSON.stringify(doc, null, 2));
+    const r = run(['--constraints', SET, file]);
+    assert.equal(r.code, 0, r.stdout);
+    assert.match(r.stdout, /warning: 1 of 2 baseline controls are not implemented: au-2 \[test-baseline-implemented\]/);
+  });
+
+  test('a profile that cannot be resolved is a finding that says why', () => {
+    const profile = webProfile();
+    profile.profile.imports[0].href = '../catalog/no-such-catalog';
+    const profileFile = join(work, 'unresolvable-profile.json');
+    writeFileSync(profileFile, JSON.stringify(profile));
+    const doc = webSsp();
+    doc['system-security-plan']['import-profile'].href = 'https://example.org/unresolvable.json';
+    const file = join(work, 'unresolvable-ssp.json');
+    writeFileSync(file, JSON.stringify(doc, null, 2));
+    const r = run(['--constraints', SET, '--map', `https://example.org/unresolvable.json=${profileFile}`, file]);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /error: .*the profile cannot be resolved: .*no-such-catalog.*no such file/);
+  });
+
   test('a set that cannot be used ends the command with exit 2 and the file, line and expression', () => {
     const setDir = mkdtempSync(join(work, 'sets-'));
     writeFileSync(join(setDir, 'common-rules.xml'), readFileSync(join(SETS_DIR, 'common-rules.xml')));

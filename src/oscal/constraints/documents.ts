@@ -48,6 +48,10 @@ export class LoadedDocuments implements DocumentAccess {
     return this.resolved.get(profile)?.node;
   }
 
+  resolveReason(profile: MetaNode): string | undefined {
+    return this.resolved.get(profile)?.reason;
+  }
+
   async fetch(need: DocumentNeeded): Promise<void> {
     if (need.kind === 'resolved-profile') {
       this.resolved.set(need.profile!, await this.resolve(need.profile!));
@@ -59,6 +63,9 @@ export class LoadedDocuments implements DocumentAccess {
   private async load(href: string): Promise<Known> {
     try {
       if (href.startsWith('#')) return await this.loadResource(href);
+      // resolve-uri('#uuid') against the document's own base names a resource of its back-matter.
+      const hash = href.indexOf('#');
+      if (hash > 0 && this.root.base !== undefined && href.slice(0, hash) === this.root.base.split('#')[0]) return await this.loadResource(href.slice(hash));
       const loaded = await this.loader!(href, this.root.base);
       return this.known(loaded.document, loaded.base);
     } catch (e) {

@@ -37,6 +37,8 @@ export interface DocumentAccess {
   resolveProfile?(profile: MetaNode): MetaNode | null | undefined;
   /** Why the document at `uri` cannot be had, for the error that says so. */
   reason?(uri: string): string | undefined;
+  /** Why a profile cannot be resolved, likewise. */
+  resolveReason?(profile: MetaNode): string | undefined;
 }
 
 export class DocumentNeeded extends Error {

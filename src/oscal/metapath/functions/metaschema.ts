@@ -67,7 +67,10 @@ define(NS.oscal, {
       if (!ctx.dyn.documents?.resolveProfile) throw new MetapathError('FODC0002', 'no profile can be resolved here: there is nothing to load its imports from');
       throw new DocumentNeeded('', 'resolved-profile', profile);
     }
-    if (resolved === null) throw new MetapathError('FODC0002', 'the profile cannot be resolved');
+    if (resolved === null) {
+      const reason = ctx.dyn.documents?.resolveReason?.(profile);
+      throw new MetapathError('FODC0002', `the profile cannot be resolved${reason ? `: ${reason}` : ''}`);
+    }
     return [resolved];
   }],
 });
