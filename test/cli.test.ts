@@ -93,6 +93,16 @@ describe('oscal-depot validate', () => {
     assert.deepEqual(sarif.runs[0].tool.driver.rules, [{ id: 'schema-pattern' }]);
   });
 
+  test('an empty title in 1.1.2 XML: valid, exit 0, the disagreement printed as a warning and a SARIF warning', () => {
+    const file = join(work, 'empty-title.xml');
+    writeFileSync(file, catalogXml().replace(/<title>[^<]*<\/title>/, '<title/>'));
+    const r = run(['validate', file]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /empty-title\.xml:\d+:\d+ \/catalog\/metadata\/title warning: title is empty: NIST's OSCAL [\d.]+ XML Schema accepts an empty markup-line, its JSON Schema does not .*\[schema-disagreement\]\n1 valid, 0 invalid; 1 finding below ERROR\n$/);
+    const sarif = JSON.parse(run(['validate', '--format', 'sarif', file]).stdout);
+    assert.deepEqual(sarif.runs[0].results.map((x: { ruleId: string; level: string }) => [x.ruleId, x.level]), [['schema-disagreement', 'warning']]);
+  });
+
   test('unreadable and malformed files are invalid, not crashes', () => {
     const r = run(['validate', join(work, 'missing.json'), '-'], '{"catalog":');
     assert.equal(r.code, 1);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
+import { parseOscal, serializeOscal } from '../src/oscal/formats/index.js';
 import { validateText } from '../src/oscal/validate/index.js';
 import { CONTENT, filesUnder, shortName } from './support/shared.js';
 import { UUID, catalogJson, catalogXml, profileYaml } from './support/documents.js';
@@ -107,5 +108,59 @@ describe('roots: unknown, not in the declared release, not what the caller expec
     const r = validateText(catalogJson().replace('"oscal-version": "1.1.2"', '"oscal-version": "0.9"'));
     assert.deepEqual(r.issues.map((i) => i.code), ['unsupported-version']);
     assert.match(r.issues[0]!.message, /must be one of 1\.0\.0, .*1\.2\.2/);
+  });
+});
+
+describe('an empty markup-line is judged by the document\'s own release', () => {
+  /** NIST's SSP example with an empty title and a diagram with an empty caption. */
+  function ssp(version: string): string {
+    const path = `${CONTENT}/oscal-content@88bb8de/examples/ssp/json/ssp-example.json`;
+    const doc = JSON.parse(readFileSync(path, 'utf8'));
+    const plan = doc['system-security-plan'];
+    plan.metadata['oscal-version'] = version;
+    plan.metadata.title = '';
+    plan['system-characteristics']['authorization-boundary'].diagrams = [{ uuid: 'd2eb3c18-6754-4e3a-a933-03d289e3fad5', caption: '' }];
+    return JSON.stringify(doc, null, 2);
+  }
+  const formats = ['json', 'xml', 'yaml'] as const;
+  const inFormat = (text: string, format: (typeof formats)[number]) => (format === 'json' ? text : serializeOscal(parseOscal(text, 'json'), format));
+  const emptyPaths = ['/system-security-plan/metadata/title', '/system-security-plan/system-characteristics/authorization-boundary/diagrams/0/caption'];
+
+  for (const format of formats) {
+    test(`1.0.4 ${format}: valid, nothing to say (its XSD and JSON Schema both accept it)`, () => {
+      const r = validateText(inFormat(ssp('1.0.4'), format), { format });
+      assert.deepEqual(r.issues, []);
+      assert.equal(r.valid, true);
+    });
+    for (const version of ['1.1.2', '1.2.2']) {
+      test(`${version} ${format}: valid, with a warning that names the disagreement, at its line`, () => {
+        const text = inFormat(ssp(version), format);
+        const r = validateText(text, { format });
+        assert.equal(r.valid, true);
+        assert.deepEqual(r.issues.map((i) => [i.code, i.level, i.path]), emptyPaths.map((p) => ['schema-disagreement', 'WARNING', p]));
+        for (const issue of r.issues) {
+          assert.match(issue.message, new RegExp(`OSCAL ${version.replace(/\./g, '\\.')} XML Schema accepts an empty markup-line, its JSON Schema does not`));
+          assert.ok(issue.line !== undefined && issue.line > 1, 'located');
+        }
+      });
+    }
+  }
+
+  test('1.1.2: the warning does not hide an error elsewhere, nor an empty string where the datatype is not markup', () => {
+    const doc = JSON.parse(ssp('1.1.2'));
+    doc['system-security-plan'].metadata.version = '';
+    doc['system-security-plan'].uuid = 'not-a-uuid';
+    const r = validateText(JSON.stringify(doc));
+    assert.equal(r.valid, false);
+    assert.deepEqual(r.issues.filter((i) => i.level === undefined).map((i) => i.path).sort(), ['/system-security-plan/metadata/version', '/system-security-plan/uuid']);
+    assert.equal(r.issues.filter((i) => i.code === 'schema-disagreement').length, 2);
+  });
+
+  test('a line break in a markup-line stays an error in every release', () => {
+    for (const version of ['1.0.4', '1.1.2']) {
+      const doc = JSON.parse(ssp(version));
+      doc['system-security-plan'].metadata.title = 'two\nlines';
+      assert.equal(validateText(JSON.stringify(doc)).valid, false, version);
+    }
   });
 });

@@ -45,8 +45,8 @@ async function check(file: string, opts: ValidateCommandOptions, sets: Constrain
 
 function issueLine(name: string, issue: ValidationIssue): string {
   const where = issue.line !== undefined ? `${name}:${issue.line}:${issue.column ?? 1}` : name;
-  if (issue.constraintId === undefined) return `${where} ${issue.path || '/'} ${issue.message}`;
-  return `${where} ${issue.path || '/'} ${(issue.level ?? 'ERROR').toLowerCase()}: ${issue.message} [${issue.constraintId}]`;
+  if (issue.level === undefined) return `${where} ${issue.path || '/'} ${issue.message}`;
+  return `${where} ${issue.path || '/'} ${issue.level.toLowerCase()}: ${issue.message} [${issue.constraintId ?? issue.code}]`;
 }
 
 function textReport(results: FileResult[]): string {

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { bindingsFromIR } from './bindings.js';
 import { compileIR } from './compile-ir.js';
 import { generateJsonSchema, loadDatatypes } from './json-schema.js';
+import { datatypesOf } from './release-datatypes.js';
 import { compileDatatypeValidators, compileValidators } from './validators.js';
 
 const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -22,7 +23,7 @@ const versions: string[] = [];
 for (const tag of readdirSync(vendorDir).filter((d) => /^v\d+\.\d+\.\d+$/.test(d))) {
   // Some releases kept an older schema-version inside the modules; the release tag is authoritative.
   const ir = { ...compileIR(join(vendorDir, tag, 'oscal_complete_metaschema.xml')), version: tag.slice(1) };
-  const schema = generateJsonSchema(ir, datatypes);
+  const schema = generateJsonSchema(ir, datatypesOf(ir.version, datatypes));
   writeFileSync(join(outDir, 'ir', `${tag}.json`), JSON.stringify(ir));
   writeFileSync(join(outDir, 'bindings', `${tag}.json`), JSON.stringify(bindingsFromIR(ir)));
   writeFileSync(join(outDir, 'schemas', `oscal-${ir.version}.json`), JSON.stringify(schema, null, 1));

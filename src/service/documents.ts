@@ -3,7 +3,7 @@ import { principalsOf, type Identity } from '../auth/identity.js';
 import { OscalError } from '../oscal/errors.js';
 import { parseOscal, type Format, type ParsedDocument } from '../oscal/formats/index.js';
 import { applyContentIdentifier } from '../oscal/identifiers.js';
-import { validateDocument, type ValidationIssue } from '../oscal/validate/index.js';
+import { atLeast, validateDocument, type ValidationIssue } from '../oscal/validate/index.js';
 import { locateIssues } from '../oscal/validate/locate.js';
 import { StoreConflictError, type AccessRecord, type AttachmentInput, type RevisionInput, type DocumentRecord, type Grant, type ListQuery, type SortKey, type StoredFinding, type Store, type Visibility } from '../store/types.js';
 import { blobOf } from './blobs.js';
@@ -64,7 +64,9 @@ export function readContent(body: Buffer, contentType: string | undefined, model
     throw new ServiceError(422, 'invalid-oscal', `the body is not valid OSCAL: ${e.message}`, [detail(e)]);
   }
   // The error body carries MAX_ERROR_DETAILS issues; one more tells that there were more.
-  const issues: ValidationIssue[] = validateDocument(doc, { maxIssues: MAX_ERROR_DETAILS + 1, ...(model === undefined ? {} : { expectedModel: model }) });
+  // Warnings (where NIST's own schemas disagree) do not refuse content; the constraint check reports them with its findings.
+  const issues: ValidationIssue[] = validateDocument(doc, { maxIssues: MAX_ERROR_DETAILS + 1, ...(model === undefined ? {} : { expectedModel: model }) })
+    .filter((i) => atLeast(i.level, 'ERROR'));
   if (issues.length) {
     locateIssues(text, format, issues.slice(0, MAX_ERROR_DETAILS));
     const first = issues[0]!;
@@ -129,7 +131,7 @@ export class DocumentService {
     };
   }
 
-  async create(identity: Identity, model: string, body: Buffer, contentType: string | undefined): Promise<{ record: DocumentRecord; jobs: string[] }> {
+  async create(identity: Identity, model: string, body: Buffer, contentType: string | undefined): Promise<{ record: DocumentRecord; jobs: string[]; findings: StoredFinding[] }> {
     if (identity.kind === 'anonymous') throw unauthenticated();
     if (!mayCreate(identity)) throw new ServiceError(403, 'forbidden', 'creating documents needs the writer or admin role');
     const { doc, format } = readContent(body, contentType, model);
@@ -139,14 +141,15 @@ export class DocumentService {
   }
 
   /** Stores a checked document, its content identifier already in place, as a new document. */
-  async storeNew(identity: Identity & { kind: 'user' }, id: string, doc: ParsedDocument, body: Buffer, format: Format, visibility: Visibility): Promise<{ record: DocumentRecord; jobs: string[] }> {
+  async storeNew(identity: Identity & { kind: 'user' }, id: string, doc: ParsedDocument, body: Buffer, format: Format, visibility: Visibility): Promise<{ record: DocumentRecord; jobs: string[]; findings: StoredFinding[] }> {
     try {
+      const revision = await this.revisionInput(identity, id, doc, body, format, true);
       const { jobs } = await this.store.createDocument(
         { id, model: doc.model, owner: identity.name, visibility },
-        await this.revisionInput(identity, id, doc, body, format, true),
+        revision,
         { actor: identity.name, action: 'document.create', documentId: id, detail: { model: doc.model, format } },
       );
-      return { record: found(await this.store.getDocument(id)), jobs };
+      return { record: found(await this.store.getDocument(id)), jobs, findings: revision.findings ?? [] };
     } catch (e) {
       if (e instanceof StoreConflictError && e.reason === 'exists') throw new ServiceError(409, 'conflict', `a document with content uuid ${id} already exists; PUT to replace it`);
       throw e;

@@ -2,7 +2,7 @@ import type { Identity } from '../auth/identity.js';
 import { checkConstraints, severity, type Level } from '../oscal/constraints/index.js';
 import type { Format, ParsedDocument } from '../oscal/formats/index.js';
 import type { ImportLoader } from '../oscal/resolve/index.js';
-import { atLeast, constraintIssues, validateFully, validateParsed, type ValidationIssue, type ValidationResult } from '../oscal/validate/index.js';
+import { atLeast, constraintIssues, validateDocument, validateFully, validateParsed, type ValidationIssue, type ValidationResult } from '../oscal/validate/index.js';
 import { locateIssues } from '../oscal/validate/locate.js';
 import type { StoredFinding, Store } from '../store/types.js';
 import { gunzip } from './blobs.js';
@@ -66,7 +66,8 @@ export class ValidationService {
    * with `enforce`, those at the reject level or above refuse the write (422).
    */
   async findingsForWrite(identity: Identity, doc: ParsedDocument, source: { text: string; format: Format }, base: string, enforce: boolean): Promise<StoredFinding[]> {
-    const issues = constraintIssues(await checkConstraints(doc, { loader: this.loaders(identity), base }));
+    const disagreements = validateDocument(doc).filter((i) => !atLeast(i.level, 'ERROR'));
+    const issues = [...disagreements, ...constraintIssues(await checkConstraints(doc, { loader: this.loaders(identity), base }))];
     locateIssues(source.text, source.format, issues);
     if (enforce) this.refuseAtRejectLevel(doc, issues);
     return issues.map(storedFinding);
@@ -78,7 +79,7 @@ export class ValidationService {
     if (refused.length === 0) return;
     const count = refused.length > MAX_ERROR_DETAILS ? `more than ${MAX_ERROR_DETAILS}` : String(refused.length);
     throw new ServiceError(422, 'invalid-oscal',
-      `the ${doc.model} breaks ${count} constraint${refused.length === 1 ? '' : 's'} of OSCAL ${doc.version} at ${level} or above, the first: ${refused[0]!.message} [${refused[0]!.constraintId}]`,
+      `the ${doc.model} has ${count} finding${refused.length === 1 ? '' : 's'} at ${level} or above against OSCAL ${doc.version}'s schemas and constraints, the first: ${refused[0]!.message} [${refused[0]!.constraintId ?? refused[0]!.code}]`,
       refused.map(issueDetail));
   }
 

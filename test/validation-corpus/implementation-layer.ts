@@ -147,6 +147,11 @@ const protocol = (transport: string, start: number) => [{ name: 'https', 'port-r
 
 export const SSP_MUTATIONS: readonly Mutation[] = [
   {
+    kind: 'markup-line', what: 'authorization boundary diagram with an empty caption', expect: 'valid', alsoAs: ['xml', 'yaml'],
+    on: ['system-security-plan@1.0.4', 'system-security-plan@1.1.0'],
+    edits: [add(`${CHARACTERISTICS}/authorization-boundary/diagrams`, [{ uuid: 'd2eb3c18-6754-4e3a-a933-03d289e3fad5', caption: '' }])],
+  },
+  {
     kind: 'bad-uuid', what: 'component uuid with a suffix', expect: 'invalid', alsoAs: ['xml', 'yaml'],
     on: ['system-security-plan@1.0.4', 'system-security-plan@1.1.2', 'system-security-plan@1.2.0'],
     edits: [set(`${SYS_COMPONENT}/uuid`, '551b9706-d6a4-4d25-8207-f2ccec548b89-a')],

@@ -8,6 +8,7 @@ import type { RenditionWorkers } from '../../service/rendition-workers.js';
 import type { ResolutionService } from '../../service/resolution.js';
 import { snapshotEntry, type SnapshotService } from '../../service/snapshots.js';
 import type { DocumentRecord, Grant, Store, Visibility } from '../../store/types.js';
+import { findingJson } from '../findings.js';
 import { bodyOf } from '../request-body.js';
 import { sendStored } from '../send-rendition.js';
 import { attachmentRoutes } from './attachment-routes.js';
@@ -67,10 +68,11 @@ export async function genericRoutes(app: FastifyInstance, deps: GenericDeps): Pr
     schema: { summary: 'Create a document from OSCAL content in JSON, XML or YAML', params: { type: 'object', properties: { model: modelParam }, required: ['model'] } },
   }, async (request, reply) => {
     const { model } = request.params;
-    const { record, jobs } = await documents.create(request.identity, model, bodyOf(request), request.headers['content-type']);
+    const { record, jobs, findings } = await documents.create(request.identity, model, bodyOf(request), request.headers['content-type']);
     if (jobs.length) deps.workers?.wake();
     reply.code(201).header('Location', `${base}/${model}/${record.id}`);
-    return { [`${model}-list`]: [listItem(record)] };
+    // What was found below the reject level travels beside the list item the interface specifies.
+    return { [`${model}-list`]: [listItem(record)], ...(findings.length ? { findings: findings.map(findingJson) } : {}) };
   });
 
   app.get<{ Params: { model: string; id: string } }>('/:model/:id', {

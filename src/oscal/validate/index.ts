@@ -6,6 +6,7 @@ import { validatorsFor } from './compiled.js';
 import type { ConstraintSummary, ValidationIssue, ValidationResult } from './issues.js';
 import { locateIssues } from './locate.js';
 import { describeErrors } from './messages.js';
+import { setAsideDisagreements } from './schema-disagreements.js';
 
 export type { ConstraintSummary, ValidationIssue, ValidationResult } from './issues.js';
 
@@ -29,7 +30,14 @@ export function validateDocument(doc: ParsedDocument, options: ValidateOptions =
     return [{ code: 'model-not-in-version', path: `/${doc.model}`, message: `${doc.model} is not a model of OSCAL ${doc.version}` }];
   }
   if (validate(doc.content)) return [];
-  return describeErrors(validate.errors ?? [], modelFor(doc.version), doc.content, options.maxIssues);
+  const model = modelFor(doc.version);
+  const { errors, warnings } = setAsideDisagreements(validate, model, doc.content, [...(validate.errors ?? [])]);
+  return [...describeErrors(errors, model, doc.content, options.maxIssues), ...warnings];
+}
+
+/** Whether any issue is at ERROR or above (schema and reading issues have no level: they are errors). */
+export function hasErrors(issues: readonly ValidationIssue[]): boolean {
+  return issues.some((i) => atLeast(i.level, 'ERROR'));
 }
 
 /** Reads and checks a document in any format against its schema; every issue carries its line and column when known. */
@@ -38,7 +46,7 @@ export function validateText(text: string, options: ValidateOptions & { format?:
   if (!doc) return { valid: false, format, issues: [unread] };
   const issues = validateDocument(doc, options);
   locateIssues(text, format, issues);
-  return { valid: issues.length === 0, model: doc.model, version: doc.version, format, issues };
+  return { valid: !hasErrors(issues), model: doc.model, version: doc.version, format, issues };
 }
 
 /** The document, or the issue that stopped its reading. */
@@ -84,12 +92,12 @@ export async function validateFully(text: string, options: FullValidateOptions =
 export async function validateParsed(doc: ParsedDocument, options: FullValidateOptions = {}): Promise<ValidationResult> {
   const schemaIssues = validateDocument(doc, options);
   const base = { model: doc.model, version: doc.version };
-  if (schemaIssues.length > 0 || options.constraints === false) {
-    return { ...base, valid: schemaIssues.length === 0, issues: schemaIssues, constraintsChecked: false };
+  if (hasErrors(schemaIssues) || options.constraints === false) {
+    return { ...base, valid: !hasErrors(schemaIssues), issues: schemaIssues, constraintsChecked: false };
   }
   const checked = await checkConstraints(doc, options);
-  const issues = constraintIssues(checked);
-  return { ...base, valid: !issues.some((i) => atLeast(i.level, 'ERROR')), issues, constraintsChecked: true, constraints: summaries(checked) };
+  const issues = [...schemaIssues, ...constraintIssues(checked)];
+  return { ...base, valid: !hasErrors(issues), issues, constraintsChecked: true, constraints: summaries(checked) };
 }
 
 /** Whether an issue is at `level` or more severe; issues without a level are errors. */
