@@ -4,7 +4,9 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SHARED } from './shared.js';
 
@@ -53,4 +55,43 @@ export function relevantErrors(verdict: OracleVerdict): string[] {
   const own = verdict.errors.filter((e) => e.keyword !== 'oneOf' && !(e.instancePath === '' && (e.keyword === 'required' || e.keyword === 'additionalProperties')));
   // A document with a wrong root has nothing but those.
   return (own.length ? own : verdict.errors).map(describe);
+}
+
+/**
+ * NIST's official XSD of each document's release, by xmllint (Debian's libxml2-utils), one
+ * process per release for the whole batch: starting xmllint and loading the XSD dominate.
+ */
+export function xsdVerdicts(docs: readonly { xml: string; version: string }[]): XsdVerdict[] {
+  const work = mkdtempSync(join(tmpdir(), 'oscal-xsd-'));
+  try {
+    const verdicts: XsdVerdict[] = [];
+    const byVersion = new Map<string, number[]>();
+    docs.forEach(({ version }, i) => byVersion.set(version, [...(byVersion.get(version) ?? []), i]));
+    for (const [version, indexes] of byVersion) {
+      const files = indexes.map((i) => {
+        const file = join(work, `doc-${i}.xml`);
+        writeFileSync(file, docs[i]!.xml);
+        return file;
+      });
+      const schema = join(SCHEMAS, `v${version}`, 'oscal_complete_schema.xsd');
+      const run = spawnSync('xmllint', ['--noout', '--nonet', '--schema', schema, ...files], { encoding: 'utf8', maxBuffer: 64 << 20 });
+      if (run.error) throw run.error;
+      indexes.forEach((i, k) => {
+        const file = files[k]!;
+        const lines = run.stderr.split('\n').filter((l) => l.startsWith(`${file}:`));
+        const valid = run.stderr.includes(`${file} validates`);
+        if (!valid && !run.stderr.includes(`${file} fails to validate`)) throw new Error(`xmllint said nothing about ${file}:\n${run.stderr}`);
+        verdicts[i] = { valid, errors: lines.map((l) => l.slice(file.length + 1)) };
+      });
+    }
+    return verdicts;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+export interface XsdVerdict {
+  valid: boolean;
+  /** xmllint's messages, without the file name. */
+  errors: string[];
 }

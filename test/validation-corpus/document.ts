@@ -261,7 +261,7 @@ export const DOCUMENT_MUTATIONS: readonly Mutation[] = [
     edits: [set('metadata/parties/0/email-addresses/0', 'sec-cert@')],
   },
   {
-    kind: 'bad-email', what: 'email address with a space', expect: 'invalid',
+    kind: 'bad-email', what: 'email address with a space', expect: 'invalid', alsoAs: ['xml', 'yaml'],
     on: ['catalog@1.0.0'],
     edits: [set('metadata/parties/0/email-addresses/0', 'sec cert@nist.gov')],
   },
