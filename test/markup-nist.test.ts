@@ -254,10 +254,13 @@ describe('NIST published content', { skip: existsSync(CONTENT) ? false : `${CONT
         const twin = fromXml.get(value.key)?.shift();
         if (twin === undefined) continue;
         paired++;
-        // NIST's string must read back as something else than the XML, i.e. it lost content.
+        // NIST's string must read back as something else than the XML, i.e. it lost content, or
+        // as the same markup but for runs of spaces, which NIST's converter collapses.
+        const ours = markupToMarkdown(twin.nodes, twin.multiline);
         const nistLost = canonicalXml(readBack(value.markdown, value.multiline), value.multiline) !== canonicalXml(twin.nodes, twin.multiline);
-        if (!nistLost) unexplained.push(`${basename(jsonFile)} ${value.key}: NIST ${JSON.stringify(value.markdown)}, ours ${JSON.stringify(markupToMarkdown(twin.nodes, twin.multiline))}`);
-        const kind = lossKind(twin.nodes);
+        const collapsed = ours.replace(/ {2,}/g, ' ') === value.markdown;
+        if (!nistLost && !collapsed) unexplained.push(`${basename(jsonFile)} ${value.key}: NIST ${JSON.stringify(value.markdown)}, ours ${JSON.stringify(ours)}`);
+        const kind = nistLost ? lossKind(twin.nodes) : 'runs of spaces (NIST collapses them)';
         differences.set(kind, (differences.get(kind) ?? 0) + 1);
       }
     }
@@ -267,6 +270,6 @@ describe('NIST published content', { skip: existsSync(CONTENT) ? false : `${CONT
     assert.ok(jsonCount > 25000 && paired > 24000, `expected the NIST content, found ${jsonCount} values, ${paired} paired`);
     assert.deepEqual(notRoundTripped, []);
     assert.deepEqual(unexplained, []);
-    assert.deepEqual([...differences.keys()].sort(), ['emphasis with whitespace inside its edges', 'list items holding paragraphs']);
+    assert.deepEqual([...differences.keys()].sort(), ['emphasis with whitespace inside its edges', 'list items holding paragraphs', 'runs of spaces (NIST collapses them)']);
   });
 });

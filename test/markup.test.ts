@@ -184,7 +184,8 @@ describe('inline', () => {
 });
 
 describe('whitespace in mixed content', () => {
-  test('runs of XML whitespace collapse to one space, as NIST writes them', () => {
+  test('runs of spaces and tabs are content; a line break with indentation is layout, one space as NIST writes it', () => {
+    both('<p>for  <insert type="param" id-ref="p2"/> a\tb</p>', 'for  {{ insert: param, p2 }} a\tb');
     assert.equal(md('<p>on an\n                authorized IaaS.</p>'), 'on an authorized IaaS.');
   });
 
@@ -208,6 +209,29 @@ describe('whitespace in mixed content', () => {
 
   test('whitespace in pre is kept', () => {
     both('<pre>  a\n\tb  </pre>', '```\n  a\n\tb  \n```');
+  });
+});
+
+describe('where NIST\'s converter writes other Markdown, ours reads back as the XML (docs/decisions.md, "Markup")', () => {
+  test('nested lists are indented to their item\'s text; NIST\'s unindented items read as one flat list', () => {
+    both('<ul><li>a<ul><li>b</li></ul></li></ul>', '* a\n  * b\n');
+    both('<ol><li>a<ul><li>b</li></ul></li></ol>', '1. a\n   * b\n');
+    assert.equal(xml('* a\n* b'), '<ul><li>a</li><li>b</li></ul>');
+  });
+
+  test('"-" at the start of a paragraph is escaped; NIST\'s "- x" reads as a list', () => {
+    both('<p>- not a list</p>', '\\- not a list');
+    assert.equal(xml('- not a list'), '<ul><li>not a list</li></ul>');
+  });
+
+  test('code is written verbatim, backslashes included; NIST escapes * ` ~ ^ inside code, where CommonMark keeps the backslash', () => {
+    both('<p><code>a*b\\c</code></p>', '`a*b\\c`');
+    assert.equal(xml('`a\\*b`'), '<p><code>a\\*b</code></p>');
+  });
+
+  test('an empty paragraph has no Markdown form and is left out (published FedRAMP files hold some)', () => {
+    both('<p>a</p><p/><p>b</p>', 'a\n\nb', '<p>a</p><p>b</p>');
+    both('<p>a</p><p>  </p>', 'a', '<p>a</p>');
   });
 });
 

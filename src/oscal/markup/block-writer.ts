@@ -19,6 +19,14 @@ function inline(nodes: MarkupNode[], context: string, style: InlineStyle): strin
   return new InlineWriter(style, true).write(nodes, context).finish();
 }
 
+/**
+ * The text of a heading or table cell. Markdown trims these, so whitespace at their edges is
+ * kept as character references when it is content, and left out when it is the XML's layout.
+ */
+function singleLine(nodes: MarkupNode[], context: string): string {
+  return new InlineWriter(SINGLE_LINE_STYLE, true).write(nodes, context).finishWithoutLayout({ start: true, end: true });
+}
+
 /** The element children of `el`, each checked against the model; text between them must be whitespace. */
 function elementChildren(el: MarkupElement): MarkupElement[] {
   const elements: MarkupElement[] = [];
@@ -45,6 +53,10 @@ function prefixLines(text: string, first: string, rest: string): string {
     .join('\n');
 }
 
+function charReference(ch: string): string {
+  return `&#x${(ch.codePointAt(0) as number).toString(16).toUpperCase()};`;
+}
+
 function trimSpaces(text: string): string {
   return text.replace(/^ +| +$/g, '');
 }
@@ -54,7 +66,24 @@ function trimSpaces(text: string): string {
  * no-break and other Unicode spaces; as character references they are kept.
  */
 function keepEdgeSpace(markdown: string): string {
-  return /^\s|\s$/.test(markdown) ? markdown.replace(/^\s|\s$/g, ch => `&#x${(ch.codePointAt(0) as number).toString(16).toUpperCase()};`) : markdown;
+  return /^\s|\s$/.test(markdown) ? markdown.replace(/^\s|\s$/g, charReference) : markdown;
+}
+
+const SPACE_ONLY = /^[ \t]*$/;
+
+/**
+ * One space at the start of a block's text is written as it is (NIST writes " {{ insert: … }}");
+ * more, or a tab, would read as indentation (code) or be dropped, so it is kept as character references.
+ */
+function keepLeadingSpace(markdown: string): string {
+  const lead = /^[ \t]+/.exec(markdown)?.[0];
+  if (lead === undefined || lead === ' ') return markdown;
+  return lead.replace(/[ \t]/g, charReference) + markdown.slice(lead.length);
+}
+
+function keepTrailingSpace(markdown: string): string {
+  const trail = /[ \t]+$/.exec(markdown)?.[0];
+  return trail === undefined ? markdown : markdown.slice(0, -trail.length) + trail.replace(/[ \t]/g, charReference);
 }
 
 function isList(el: MarkupElement | undefined): boolean {
@@ -90,7 +119,7 @@ function writeBlock(el: MarkupElement, inItem: boolean, alternate: boolean): str
   switch (el.name) {
     case 'p': {
       const text = inline(el.children, 'p', BLOCK_STYLE);
-      return text === '' || text === ' ' ? null : text;
+      return SPACE_ONLY.test(text) ? null : keepLeadingSpace(text);
     }
     case 'h1':
     case 'h2':
@@ -98,7 +127,7 @@ function writeBlock(el: MarkupElement, inItem: boolean, alternate: boolean): str
     case 'h4':
     case 'h5':
     case 'h6': {
-      const text = keepEdgeSpace(escapeHeadingEnd(trimSpaces(inline(el.children, el.name, SINGLE_LINE_STYLE))));
+      const text = keepEdgeSpace(escapeHeadingEnd(singleLine(el.children, el.name)));
       return '#'.repeat(Number(el.name[1])) + (text === '' ? '' : ` ${text}`);
     }
     case 'ul':
@@ -185,13 +214,16 @@ function writeItem(parts: ItemPart[], loose: boolean): string {
       return;
     }
     markers.next(undefined);
-    const text = inline(part.inline, 'li', BLOCK_STYLE);
+    const writer = new InlineWriter(BLOCK_STYLE, true).write(part.inline, 'li');
     if (loose) {
-      const paragraph = trimSpaces(text);
+      const paragraph = trimSpaces(writer.finish());
       if (paragraph !== '') written.push(paragraph);
+    } else if (i + 1 < parts.length) {
+      // Only the first part can be text in a tight item (see needsBlankLines). Markdown ends it
+      // before the block, trimmed: layout there goes, content stays as character references.
+      written.push(keepLeadingSpace(keepTrailingSpace(writer.finishWithoutLayout({ start: false, end: true }))));
     } else {
-      // Only the first part can be text in a tight item (see needsBlankLines); a space before a block is insignificant.
-      written.push(i + 1 < parts.length ? text.replace(/ +$/, '') : text);
+      written.push(keepLeadingSpace(writer.finish()));
     }
   });
   return written.join(loose ? '\n\n' : '\n');
@@ -225,7 +257,7 @@ function writeTable(el: MarkupElement): string {
   // Markdown rows all have the header's width, so ragged rows are padded with empty cells.
   const width = Math.max(...rows.map(r => r.length));
   const row = (cells: MarkupElement[]): string => {
-    const texts = cells.map(c => keepEdgeSpace(trimSpaces(inline(c.children, c.name, SINGLE_LINE_STYLE))).replace(/\|/g, '\\|'));
+    const texts = cells.map(c => keepEdgeSpace(singleLine(c.children, c.name)).replace(/\|/g, '\\|'));
     while (texts.length < width) texts.push('');
     return `| ${texts.join(' | ')} |`;
   };

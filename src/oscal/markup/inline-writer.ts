@@ -4,7 +4,6 @@
 import { checkElement } from './content-model.js';
 import {
   codeSpan,
-  collapseSpace,
   escapeInline,
   escapeLineStart,
   escapeScript,
@@ -60,9 +59,21 @@ export function literalText(el: MarkupElement): string {
   return text;
 }
 
+/** A line break in XML text with the spaces and tabs around it: layout, not content (see text()). */
+const LINE_BREAK_RUN = /[ \t]*[\r\n][ \t\r\n]*/;
+const LINE_BREAK_RUN_GLOBAL = new RegExp(LINE_BREAK_RUN.source, 'g');
+const INDENTED = /[\r\n][ \t]+$/;
+const LEADING_SPACE = /^[ \t]+/;
+const TRAILING_SPACE = /[ \t]+$/;
+
 export class InlineWriter {
   out = '';
   private breakPending = false;
+  /** A line break of the XML text, written as a soft break once more content follows. */
+  private softBreakPending = false;
+  /** Whether the whitespace at the start, or at the end, of what was written is layout rather than content. */
+  private leadingLayout = false;
+  private trailingLayout = false;
   private atLineStart: boolean;
   /** Set on the writer of an em/strong's content, for the choice of em delimiter. */
   private parentIsEmphasis = false;
@@ -97,15 +108,60 @@ export class InlineWriter {
 
   /** The Markdown written; a break with nothing after it has no Markdown form and is dropped. */
   finish(): string {
-    let out = this.out;
+    let out = this.written();
     while (out.endsWith('\\\n')) out = out.slice(0, -2);
     return out;
   }
 
+  /** finish(), less a space at the start and/or the end that stands for the XML's layout, not for content. */
+  finishWithoutLayout(edges: { start: boolean; end: boolean }): string {
+    let out = this.finish();
+    if (edges.start && this.leadingLayout) out = out.replace(/^ /, '');
+    if (edges.end && (this.trailingLayout || this.softBreakPending)) out = out.replace(/ $/, '');
+    return out;
+  }
+
+  /** What was written, a line break at the end counting as the space it renders as. */
+  private written(): string {
+    return this.softBreakPending ? `${this.out} ` : this.out;
+  }
+
+  /**
+   * Spaces and tabs are content and kept as they are. A line break followed by indentation is
+   * the layout of a pretty-printer or an editor, one space as NIST's converter writes it. A line
+   * break alone is a line of the text: a soft break inside a block's text (Markdown's own line
+   * break, which cannot hold the spaces around it), one space where Markdown has a single line
+   * (markup-line, headings, cells) and at the edges of a block.
+   */
   private text(raw: string): void {
-    let text = collapseSpace(raw);
-    if (text[0] === ' ' && (this.breakPending || this.out.endsWith(' '))) text = text.slice(1);
+    let at = 0;
+    for (const run of raw.matchAll(LINE_BREAK_RUN_GLOBAL)) {
+      this.words(raw.slice(at, run.index));
+      if (INDENTED.test(run[0])) this.layoutSpace();
+      else this.lineBreak();
+      at = run.index + run[0].length;
+    }
+    this.words(raw.slice(at));
+  }
+
+  private lineBreak(): void {
+    if (this.breakPending || this.softBreakPending) return;
+    if (this.style.blockLines && this.out !== '') this.softBreakPending = true;
+    else this.layoutSpace();
+  }
+
+  /** Layout stands for a space where there is no whitespace already. */
+  private layoutSpace(): void {
+    if (this.out === '') this.leadingLayout = true;
+    this.trailingLayout = true;
+    if (!this.breakPending && !this.softBreakPending && !/[ \t]$/.test(this.out)) this.out += ' ';
+  }
+
+  private words(raw: string): void {
+    // Markdown drops whitespace at the start of a line, so after a break it is layout.
+    const text = this.breakPending || this.softBreakPending ? raw.replace(LEADING_SPACE, '') : raw;
     if (text === '') return;
+    this.trailingLayout = false;
     this.flushBreak();
     this.followEmphasis(text[0]);
     const before = this.atLineStart ? undefined : this.out[this.out.length - 1];
@@ -116,6 +172,7 @@ export class InlineWriter {
   }
 
   private put(markdown: string): void {
+    this.trailingLayout = false;
     this.flushBreak();
     this.followEmphasis(markdown[0]);
     this.out += markdown;
@@ -124,7 +181,15 @@ export class InlineWriter {
 
   private space(): void {
     this.unclosable = undefined;
-    if (!this.breakPending && !this.out.endsWith(' ')) this.out += ' ';
+    if (!this.breakPending && !this.softBreakPending && !this.out.endsWith(' ')) this.out += ' ';
+  }
+
+  /** Whitespace moved out of an emphasis, kept as it was. */
+  private whitespace(ws: string): void {
+    if (ws === '' || this.breakPending || this.softBreakPending) return;
+    this.unclosable = undefined;
+    this.trailingLayout = false;
+    this.out += ws;
   }
 
   /** A letter right after "*…(x)*" keeps that '*' from closing: the emphasis is written as plain text instead. */
@@ -134,11 +199,12 @@ export class InlineWriter {
   }
 
   private flushBreak(): void {
-    if (!this.breakPending) return;
+    if (!this.breakPending && !this.softBreakPending) return;
+    // Spaces before a break are insignificant and would otherwise change how it parses (two make a hard break).
+    this.out = this.out.replace(TRAILING_SPACE, '') + (this.breakPending ? '\\\n' : '\n');
     this.breakPending = false;
+    this.softBreakPending = false;
     this.unclosable = undefined;
-    // Spaces before a break are insignificant and would otherwise change how it parses.
-    this.out = this.out.replace(/ +$/, '') + '\\\n';
     this.atLineStart = true;
   }
 
@@ -156,7 +222,8 @@ export class InlineWriter {
         this.emphasis(el, '"');
         break;
       case 'code': {
-        const content = collapseSpace(literalText(el));
+        // CommonMark reads a line ending in a code span as a space.
+        const content = literalText(el).replace(LINE_BREAK_RUN_GLOBAL, ' ');
         if (content !== '') this.put(codeSpan(content));
         break;
       }
@@ -176,7 +243,9 @@ export class InlineWriter {
       case 'br':
         if (!this.style.hardBreaks) this.space();
         else {
-          this.flushBreak();
+          // A line break of the text just before the <br/> is the same break.
+          if (this.softBreakPending) this.softBreakPending = false;
+          else this.flushBreak();
           this.breakPending = true;
         }
         break;
@@ -196,13 +265,14 @@ export class InlineWriter {
     inner.parentIsEmphasis = EMPHASIS.has(el.name);
     inner.inStarEmphasis = this.inStarEmphasis || delimiter.startsWith('*');
     inner.write(el.children, el.name);
-    let content = inner.out;
-    // Delimiters next to a space do not open or close, so edge spaces move outside.
-    const lead = content.startsWith(' ');
-    if (lead) content = content.slice(1);
-    const trail = content.endsWith(' ');
-    if (trail) content = content.slice(0, -1);
-    if (lead) this.space();
+    let content = inner.written();
+    // Delimiters next to whitespace do not open or close, so edge whitespace moves outside.
+    const lead = LEADING_SPACE.exec(content)?.[0] ?? '';
+    content = content.slice(lead.length);
+    const trail = TRAILING_SPACE.exec(content)?.[0] ?? '';
+    content = content.slice(0, content.length - trail.length);
+    if (lead === ' ' && inner.leadingLayout) this.layoutSpace();
+    else this.whitespace(lead);
     if (content !== '') {
       // '*' after a letter cannot open before punctuation, nor close after punctuation before a
       // letter (x*(y)*z); CommonMark has no other way to write that emphasis, so it is dropped
@@ -215,7 +285,8 @@ export class InlineWriter {
         }
       }
     }
-    if (trail) this.space();
+    if (trail === ' ' && (inner.trailingLayout || inner.softBreakPending)) this.layoutSpace();
+    else this.whitespace(trail);
     if (inner.breakPending) {
       this.flushBreak();
       this.breakPending = true;
@@ -235,7 +306,7 @@ export class InlineWriter {
       }
       text += child;
     }
-    text = collapseSpace(text);
+    text = text.replace(LINE_BREAK_RUN_GLOBAL, ' ');
     if (text !== '') this.put(marker + escapeScript(text) + marker);
   }
 
@@ -243,7 +314,7 @@ export class InlineWriter {
     const dest = linkDestination(el.attrs[attr] as string);
     if (dest === null) throw new MarkupError(`<${el.name} ${attr}> contains a line break, which Markdown cannot hold`, el.line, el.column);
     const title = el.attrs.title;
-    return title === undefined || title === '' ? dest : `${dest} ${linkTitle(collapseSpace(title))}`;
+    return title === undefined || title === '' ? dest : `${dest} ${linkTitle(title.replace(LINE_BREAK_RUN_GLOBAL, ' '))}`;
   }
 
   private link(el: MarkupElement): void {

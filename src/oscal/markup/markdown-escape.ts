@@ -3,15 +3,6 @@
 // Metaschema spec lists (* ` ~ ^ and "), so everything else is escaped only where
 // CommonMark (as configured in markdown-parser.ts) would otherwise read it as markup.
 
-/** XML whitespace; NBSP and other Unicode spaces are content and must survive. */
-const XML_SPACE_RUN = /[ \t\n\r]+/g;
-const SPACE_TO_COLLAPSE = /[\t\n\r]/;
-
-/** Collapses XML whitespace runs to one space, as HTML rendering (and NIST's converter) does. */
-export function collapseSpace(text: string): string {
-  return SPACE_TO_COLLAPSE.test(text) || text.includes('  ') ? text.replace(XML_SPACE_RUN, ' ') : text;
-}
-
 /** Characters that may need a backslash somewhere inside a line. */
 const INLINE_SPECIAL = /[\\`*_~^"[\]<&{]/;
 const ENTITY_LIKE = /^&(?:#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]{1,31};)/;

@@ -1,13 +1,13 @@
 // OSCAL markup (XML element tree) -> Markdown, in the layout NIST's converter writes:
 // blocks joined by a blank line, "* " and "1. " list items each ending in "\n",
-// code blocks fenced with ```, whitespace collapsed but not trimmed.
+// code blocks fenced with ```, spaces and tabs kept (see InlineWriter.text for line breaks).
 import { writeBlocks } from './block-writer.js';
 import { MARKUP_LINE, MARKUP_MULTILINE } from './content-model.js';
 import { InlineWriter } from './inline-writer.js';
 import { LINE_START_SPECIAL } from './markdown-escape.js';
 import type { MarkupElement, MarkupNode } from './types.js';
 
-// Characters that stop text from being emitted as it is: Markdown syntax, or whitespace to collapse.
+// Characters that stop text from being emitted as it is: Markdown syntax, or whitespace the general path weighs.
 const NOT_PLAIN = /[\\`*_~^"[\]<&{\t\n\r]/;
 const NOT_SPACE = /[^ ]/;
 const XML_SPACE_ONLY = /^[ \t\n\r]*$/;
