@@ -2,18 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { globMatcher } from '../src/oscal/resolve/glob.js';
 import { resolveProfile, ResolutionError } from '../src/oscal/resolve/index.js';
-import { validateDocument } from '../src/oscal/validate/index.js';
-import { deepFreeze, MEMORY, memoryLoader } from './support/resolve.js';
+import { catalog, control, ctl, ids, includeIds, KEEP, MEMORY, meta, outline, profile, R, resolveInMemory } from './support/resolve.js';
 
 type Json = Record<string, any>;
-
-const R = (n: number) => `00000000-0000-4000-8000-00000000000${n}`;
-const KEEP = { name: 'keep', value: 'always' };
-const meta = (title: string, version = '1.1.2') => ({ title, 'last-modified': '2024-01-01T00:00:00Z', version: '1', 'oscal-version': version });
-const ctl = (id: string, extra: Json = {}) => ({ id, title: `Control ${id}`, ...extra });
-const catalog = (body: Json, version = '1.1.2') => ({ catalog: { uuid: R(9), metadata: meta('Catalog', version), ...body } });
-const profile = (imports: Json[], extra: Json = {}, version = '1.1.2') => ({ profile: { uuid: R(8), metadata: meta('Profile', version), imports, ...extra } });
-const includeIds = (...ids: string[]) => ({ 'include-controls': [{ 'with-ids': ids }] });
 
 const CATALOG = catalog({
   params: [{ id: 'cat-p1', label: 'referenced loose' }, { id: 'cat-p2', label: 'unreferenced loose', links: [{ href: `#${R(4)}`, rel: 'reference' }] }, { id: 'cat-p3', props: [KEEP] }],
@@ -40,29 +31,7 @@ const CATALOG = catalog({
   'back-matter': { resources: [{ uuid: R(1), title: 'one' }, { uuid: R(2), title: 'two' }, { uuid: R(3), title: 'kept', props: [KEEP] }, { uuid: R(4), title: 'only from cat-p2' }] },
 });
 
-async function resolve(profileDoc: Json, documents: Record<string, Json> = { 'catalog.json': CATALOG }, base = `${MEMORY}profile.json`) {
-  const loader = memoryLoader(documents);
-  const result = await resolveProfile(deepFreeze(structuredClone(profileDoc)), { loader, base });
-  assert.deepEqual(validateDocument(result.document), [], 'the result is a valid catalog');
-  return { catalog: result.document.content.catalog as Json, version: result.document.version, warnings: result.warnings.map((w) => `${w.code} ${w.path}${w.profile ? ` in ${w.profile}` : ''}`), loader };
-}
-
-/** Controls and groups as `group{control(child child)}`, in output order. */
-function outline(node: Json): string {
-  return [
-    ...(node.controls ?? []).map((c: Json) => c.id + (c.controls ? `(${outline(c)})` : '')),
-    ...(node.groups ?? []).map((g: Json) => `${g.id}{${outline(g)}}`),
-  ].join(' ');
-}
-const ids = (list: Json[] | undefined) => (list ?? []).map((x) => x.id ?? x.uuid);
-const control = (node: Json, id: string): Json => {
-  for (const c of node.controls ?? []) if (c.id === id) return c;
-  for (const c of [...node.controls ?? [], ...node.groups ?? []]) {
-    const found = control(c, id);
-    if (found) return found;
-  }
-  return undefined as unknown as Json;
-};
+const resolve = (profileDoc: Json, documents: Record<string, Json> = { 'catalog.json': CATALOG }, base?: string) => resolveInMemory(profileDoc, documents, base);
 const rejection = (code: string, check: (e: ResolutionError) => void = () => {}) => (e: unknown) => {
   assert.ok(e instanceof ResolutionError, String(e));
   assert.equal(e.code, code, e.message);

@@ -1,8 +1,10 @@
+import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseOscal } from '../../src/oscal/formats/index.js';
-import { ResolutionError, type ImportLoader } from '../../src/oscal/resolve/index.js';
+import { ResolutionError, resolveProfile, type ImportLoader } from '../../src/oscal/resolve/index.js';
+import { validateDocument } from '../../src/oscal/validate/index.js';
 import { SHARED } from './shared.js';
 
 export const EXAMPLES = join(SHARED, 'profile-resolution', 'examples');
@@ -67,3 +69,37 @@ export function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/** Small in-memory documents for feature tests. */
+export const R = (n: number) => `00000000-0000-4000-8000-00000000000${n}`;
+export const KEEP = { name: 'keep', value: 'always' };
+export const meta = (title: string, version = '1.1.2') => ({ title, 'last-modified': '2024-01-01T00:00:00Z', version: '1', 'oscal-version': version });
+export const ctl = (id: string, extra: Json = {}) => ({ id, title: `Control ${id}`, ...extra });
+export const catalog = (body: Json, version = '1.1.2') => ({ catalog: { uuid: R(9), metadata: meta('Catalog', version), ...body } });
+export const profile = (imports: Json[], extra: Json = {}, version = '1.1.2') => ({ profile: { uuid: R(8), metadata: meta('Profile', version), imports, ...extra } });
+export const includeIds = (...ids: string[]) => ({ 'include-controls': [{ 'with-ids': ids }] });
+
+/** Resolves a (frozen) profile over in-memory documents; checks that the result is a valid catalog; warnings as `code path [in profile]`. */
+export async function resolveInMemory(profileDoc: Json, documents: Record<string, Json>, base = `${MEMORY}profile.json`) {
+  const loader = memoryLoader(documents);
+  const result = await resolveProfile(deepFreeze(structuredClone(profileDoc)), { loader, base });
+  assert.deepEqual(validateDocument(result.document), [], 'the result is a valid catalog');
+  return { catalog: result.document.content.catalog as Json, version: result.document.version, warnings: result.warnings.map((w) => `${w.code} ${w.path}${w.profile ? ` in ${w.profile}` : ''}`), loader };
+}
+
+/** Controls and groups as `group{control(child child)}`, in output order; a group without an id by its title in quotes. */
+export function outline(node: Json): string {
+  return [
+    ...(node.controls ?? []).map((c: Json) => c.id + (c.controls ? `(${outline(c)})` : '')),
+    ...(node.groups ?? []).map((g: Json) => `${g.id ?? `"${g.title}"`}{${outline(g)}}`),
+  ].join(' ');
+}
+export const ids = (list: Json[] | undefined) => (list ?? []).map((x) => x.id ?? x.uuid);
+export const control = (node: Json, id: string): Json => {
+  for (const c of node.controls ?? []) if (c.id === id) return c;
+  for (const c of [...node.controls ?? [], ...node.groups ?? []]) {
+    const found = control(c, id);
+    if (found) return found;
+  }
+  return undefined as unknown as Json;
+};

@@ -1,34 +1,78 @@
 import { ResolutionError, type ResolutionWarning } from './errors.js';
 import { choose, ControlTree, type NoMatch } from './select.js';
 import type { Selected, SelectedGroup, Selection } from './selection.js';
-import type { Control, CustomGroup, Group, InsertControls, Merge, Param } from './types.js';
+import { keptAlways, type Catalog, type Control, type CustomGroup, type Group, type InsertControls, type Merge, type Param } from './types.js';
 
 /** The catalog's body after merging: fresh control and group objects over shared content. */
 export interface Body {
   /** Loose params at catalog level; pruned later unless referenced. */
   params: Param[];
+  /**
+   * Params of imported controls the body leaves out (excluded, never included, dropped as
+   * duplicates, never inserted) whose id the body holds nowhere, the first with each id: they
+   * become loose params only where what stays references them, so that no reference dangles.
+   */
+  leftOutParams: Param[];
   controls: Control[];
   groups: Group[];
 }
+
+type Structure = Omit<Body, 'leftOutParams'>;
 
 type Warn = (warning: Omit<ResolutionWarning, 'profile'>) => void;
 
 /**
  * The merge phase: combine (use-first drops later controls with an id already seen, in
  * depth-first import order; keep, the default, keeps them and warns), then structure the result
- * flat (the default), as-is or custom.
+ * flat (the default), as-is or custom; then note the params of the controls it leaves out.
  */
 export function merge(selections: Selection[], directive: Merge | undefined, warn: Warn): Body {
   const combined = combine(selections, directive, warn);
   const structures = (['flat', 'as-is', 'custom'] as const).filter((k) => directive?.[k] !== undefined && directive[k] !== false);
   if (structures.length > 1) throw new ResolutionError('invalid-profile', `merge gives ${structures.join(' and ')}; a profile may give one structuring directive`);
   const noMatch: NoMatch = (path, message) => warn({ code: 'no-match', path, message });
-  const body = structures[0] === 'as-is' ? asIs(combined) : structures[0] === 'custom' ? custom(combined, directive!.custom!, noMatch) : flat(combined);
+  const structure = structures[0] === 'as-is' ? asIs(combined) : structures[0] === 'custom' ? custom(combined, directive!.custom!, noMatch) : flat(combined);
+  const body = { ...structure, params: looseParams(structure.params, directive) };
+  return { ...body, leftOutParams: leftOutParams(selections, paramIds(body)) };
+}
+
+function looseParams(params: Param[], directive: Merge | undefined): Param[] {
   // The same catalog imported twice brings its loose params twice: one copy is enough.
-  const unique = [...new Set(body.params)];
-  if (directive?.combine?.method !== 'use-first') return { ...body, params: unique };
+  const unique = [...new Set(params)];
+  if (directive?.combine?.method !== 'use-first') return unique;
   const seen = new Set<string>();
-  return { ...body, params: unique.filter((p) => !seen.has(p.id) && seen.add(p.id)) };
+  return unique.filter((p) => !seen.has(p.id) && seen.add(p.id));
+}
+
+/** Ids of the params a body holds: loose, in groups, and in controls at any depth. */
+export function paramIds(body: Structure): Set<string> {
+  const ids = new Set<string>();
+  const add = (params: Param[] | undefined) => params?.forEach((p) => ids.add(p.id));
+  const inControls = (controls: Control[] | undefined) => controls?.forEach((c) => {
+    add(c.params);
+    inControls(c.controls);
+  });
+  const inGroups = (groups: Group[] | undefined) => groups?.forEach((g) => {
+    add(g.params);
+    inControls(g.controls);
+    inGroups(g.groups);
+  });
+  add(body.params);
+  inControls(body.controls);
+  inGroups(body.groups);
+  return ids;
+}
+
+function leftOutParams(selections: Selection[], held: ReadonlySet<string>): Param[] {
+  const seen = new Set(held);
+  return selections.flatMap((s) => catalogControls(s.catalog)).flatMap((c) => c.params ?? []).filter((p) => !seen.has(p.id) && seen.add(p.id));
+}
+
+/** Every control of a catalog, top-level and within groups, depth first. */
+function catalogControls(catalog: Catalog): Control[] {
+  const inControls = (controls: Control[] | undefined): Control[] => (controls ?? []).flatMap((c) => [c, ...inControls(c.controls)]);
+  const inGroups = (groups: Group[] | undefined): Control[] => (groups ?? []).flatMap((g) => [...inControls(g.controls), ...inGroups(g.groups)]);
+  return [...inControls(catalog.controls), ...inGroups(catalog.groups)];
 }
 
 function combine(selections: Selection[], directive: Merge | undefined, warn: Warn): Selection[] {
@@ -88,7 +132,7 @@ function allGroupParams(groups: Group[] | undefined): Param[] {
 }
 
 /** Each control on its own, no groups; the params of every group become loose params. */
-function flat(selections: Selection[]): Body {
+function flat(selections: Selection[]): Structure {
   return {
     params: selections.flatMap((s) => [...s.catalog.params ?? [], ...allGroupParams(s.catalog.groups)]),
     controls: poolOf(selections).all.map((s) => materialize(s, () => false)),
@@ -104,8 +148,31 @@ interface MergedGroup {
   controls: Selected[];
 }
 
-/** The imported structure; a group that several imports bring (same id, or same place in the same source) appears once. */
-function asIs(selections: Selection[]): Body {
+/**
+ * The imported structure; a group that several imports bring (same id, or same place in the same
+ * document) appears once. A group that holds no control once use-first has dropped duplicates is
+ * left out unless kept always; the params of groups left out are loose params.
+ */
+function asIs(selections: Selection[]): Structure {
+  const groups = holding(mergeGroups(selections));
+  const present = new Set<string>();
+  const collectKeys = (list: MergedGroup[]) => list.forEach((g) => {
+    present.add(g.key);
+    collectKeys(g.groups);
+  });
+  collectKeys(groups);
+  const nested = () => true;
+  const build = (m: MergedGroup): Group =>
+    withList(withList({ ...m.group }, 'groups', m.groups.map(build)), 'controls', m.controls.map((c) => materialize(c, nested)));
+  return {
+    params: selections.flatMap((s) => [...s.catalog.params ?? [], ...s.groupParams.filter((g) => !present.has(g.key)).flatMap((g) => g.params)]),
+    controls: selections.flatMap((s) => s.controls.map((c) => materialize(c, nested))),
+    groups: groups.map(build),
+  };
+}
+
+/** The selections' groups, each key once, where it first appears, holding the controls of every import that brings it. */
+function mergeGroups(selections: Selection[]): MergedGroup[] {
   const top: Pick<MergedGroup, 'groups' | 'byKey'> = { groups: [], byKey: new Map() };
   const mergeInto = (into: Pick<MergedGroup, 'groups' | 'byKey'>, groups: SelectedGroup[]) => {
     for (const g of groups) {
@@ -120,20 +187,15 @@ function asIs(selections: Selection[]): Body {
     }
   };
   for (const s of selections) mergeInto(top, s.groups);
-  const present = new Set<string>();
-  const collectKeys = (groups: MergedGroup[]) => groups.forEach((g) => {
-    present.add(g.key);
-    collectKeys(g.groups);
+  return top.groups;
+}
+
+/** The groups that hold a control, directly or in a group they keep, or are kept always. */
+function holding(groups: MergedGroup[]): MergedGroup[] {
+  return groups.flatMap((m) => {
+    const kept = { ...m, groups: holding(m.groups) };
+    return kept.controls.length || kept.groups.length || keptAlways(m.group) ? [kept] : [];
   });
-  collectKeys(top.groups);
-  const nested = () => true;
-  const build = (m: MergedGroup): Group =>
-    withList(withList({ ...m.group }, 'groups', m.groups.map(build)), 'controls', m.controls.map((c) => materialize(c, nested)));
-  return {
-    params: selections.flatMap((s) => [...s.catalog.params ?? [], ...s.droppedGroups.filter((d) => !present.has(d.key)).flatMap((d) => d.params)]),
-    controls: selections.flatMap((s) => s.controls.map((c) => materialize(c, nested))),
-    groups: top.groups.map(build),
-  };
 }
 
 const CONTENT_LISTS = ['params', 'props', 'links', 'parts'] as const;
@@ -144,7 +206,7 @@ const CONTENT_LISTS = ['params', 'props', 'links', 'parts'] as const;
  * A custom group whose id is that of an imported group takes that group's params, props, links
  * and parts ahead of its own.
  */
-function custom(selections: Selection[], directive: NonNullable<Merge['custom']>, noMatch: NoMatch): Body {
+function custom(selections: Selection[], directive: NonNullable<Merge['custom']>, noMatch: NoMatch): Structure {
   const pool = poolOf(selections);
   const parents = new Map<Selected, Selected>();
   for (const node of pool.all) node.children.forEach((c) => parents.set(c, node));

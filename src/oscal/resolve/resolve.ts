@@ -68,6 +68,8 @@ class Resolution {
   private readonly loads = new Map<string, Promise<Source>>();
   /** Imported profiles already resolved, by key: a profile imported along two paths is resolved once. */
   private readonly resolved = new Map<string, Resolved>();
+  /** Imported catalogs by key: a catalog that two hrefs reach is one document, its groups and params the same objects. */
+  private readonly catalogs = new Map<string, Catalog>();
   private readonly now: string;
 
   constructor(private readonly options: ResolveOptions) {
@@ -86,9 +88,10 @@ class Resolution {
     const selections: Selection[] = [];
     const imported: { catalog: Catalog; href: string }[] = [];
     for (const [i, imp] of profile.imports.entries()) {
-      const catalog = await this.catalogOf(await pending[i]!, imp.href, chain);
+      const source = await pending[i]!;
+      const catalog = await this.catalogOf(source, imp.href, chain);
       imported.push({ catalog, href: imp.href });
-      selections.push(selectFromCatalog(catalog, `${key}\u0000${imp.href}`, imp, `/profile/imports/${i}`, noMatch));
+      selections.push(selectFromCatalog(catalog, source.key, imp, `/profile/imports/${i}`, noMatch));
     }
     const body = merge(selections, profile.merge, warn);
     modify(body, profile.modify, warn);
@@ -126,7 +129,7 @@ class Resolution {
     if (typeof (body as Catalog).metadata?.['oscal-version'] !== 'string') {
       throw new ResolutionError('import-not-readable', `import "${href}" has no metadata/oscal-version`, href);
     }
-    if (roots[0] === 'catalog') return body as Catalog;
+    if (roots[0] === 'catalog') return this.firstCatalog(source.key, body as Catalog);
     if (chain.includes(source.key)) {
       throw new ResolutionError('circular-import', `import "${href}" is circular: ${[...chain, source.key].join(' imports ')}`, href);
     }
@@ -141,5 +144,11 @@ class Resolution {
       this.resolved.set(source.key, done);
     }
     return done.catalog;
+  }
+
+  private firstCatalog(key: string, catalog: Catalog): Catalog {
+    const first = this.catalogs.get(key) ?? catalog;
+    this.catalogs.set(key, first);
+    return first;
   }
 }

@@ -27,16 +27,20 @@ export interface Selection {
   catalog: Catalog;
   controls: Selected[];
   groups: SelectedGroup[];
-  /** The params of groups left out, in document order: loose params, available to whatever references them. */
-  droppedGroups: { key: string; params: Param[] }[];
+  /**
+   * The params of every group of the catalog, with the group's key, in document order: those of
+   * groups the result leaves out are loose params, available to whatever references them.
+   */
+  groupParams: { key: string; params: Param[] }[];
 }
 
 /**
  * The controls one import includes: include-all or include-controls, the ancestors of each
  * included control, less exclude-controls (exclusion wins whatever the selectors' specificity).
- * `sourceKey` names groups without an id, so the same group imported twice merges as-is.
+ * `documentKey` identifies the imported document, whatever href reached it: a group without an
+ * id is keyed by it and the group's place in the document, so the same group imported twice merges as-is.
  */
-export function selectFromCatalog(catalog: Catalog, sourceKey: string, directive: ControlChoice, path: string, noMatch: NoMatch): Selection {
+export function selectFromCatalog(catalog: Catalog, documentKey: string, directive: ControlChoice, path: string, noMatch: NoMatch): Selection {
   const nodes = new Map<Control, CatalogNode>();
   const roots: CatalogNode[] = [];
   const index = (controls: Control[] | undefined, parent: CatalogNode | undefined, into: CatalogNode[]) => {
@@ -67,15 +71,13 @@ export function selectFromCatalog(catalog: Catalog, sourceKey: string, directive
     const children = selectControls(control.controls);
     return included.has(nodes.get(control)!) ? [{ id: control.id, control, children }] : children;
   });
-  const droppedGroups: Selection['droppedGroups'] = [];
+  const groupParams: Selection['groupParams'] = [];
   const selectGroups = (groups: Group[] | undefined, at: string): SelectedGroup[] => (groups ?? []).flatMap((group, i) => {
-    const key = group.id ?? `${sourceKey}#${at}${i}`;
-    const mark = droppedGroups.length;
+    const key = group.id ?? `${documentKey}#${at}${i}`;
+    groupParams.push({ key, params: group.params ?? [] });
     const selected = { key, group, groups: selectGroups(group.groups, `${at}${i}/`), controls: selectControls(group.controls) };
-    if (selected.groups.length || selected.controls.length || keptAlways(group)) return [selected];
-    droppedGroups.splice(mark, 0, { key, params: group.params ?? [] });
-    return [];
+    return selected.groups.length || selected.controls.length || keptAlways(group) ? [selected] : [];
   });
   const groups = selectGroups(catalog.groups, '');
-  return { catalog, controls: selectControls(catalog.controls), groups, droppedGroups };
+  return { catalog, controls: selectControls(catalog.controls), groups, groupParams };
 }
