@@ -3,16 +3,10 @@ import { cliActor, createToken, expiryFrom } from '../auth/tokens.js';
 import type { Role } from '../store/types.js';
 import { openStoreFor } from './failures.js';
 import { durationValue } from './option-values.js';
+import { databaseOption, dataOption, storeConfigOf, type StoreOptions } from './store-options.js';
 
-const dataOption = () => new Option('--data <dir>', 'data directory').env('OSCAL_DEPOT_DATA').default('./data');
-const databaseOption = () => new Option('--database-url <url>', 'PostgreSQL URL (instead of the SQLite file in --data)').env('DATABASE_URL');
 
-interface StoreOptions {
-  data: string;
-  databaseUrl?: string;
-}
-
-const storeOf = (opts: StoreOptions) => openStoreFor({ dataDir: opts.data, ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}) });
+const storeOf = (opts: StoreOptions) => openStoreFor(storeConfigOf(opts));
 
 export function tokenCommand(): Command {
   const token = new Command('token').description('manage local API tokens (only their hashes are stored)');
