@@ -164,6 +164,23 @@ function schemaV7(dialect: Dialect): string {
       );`;
 }
 
+/**
+ * The names a document is known by to the documents that import it, each as the lookup key it is
+ * found by: given ones (a file name, ?alias=, PUT .../aliases) and those its current metadata holds.
+ */
+function schemaV8(dialect: Dialect): string {
+  const t = TYPES[dialect];
+  return `
+      CREATE TABLE document_aliases (
+        document_id TEXT${t.sorted} NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        source TEXT NOT NULL,
+        alias TEXT NOT NULL,
+        lookup_key TEXT NOT NULL,
+        PRIMARY KEY (document_id, source, alias, lookup_key)
+      );
+      CREATE INDEX document_aliases_by_key ON document_aliases (lookup_key);`;
+}
+
 const AUDIT_INDEXES = `
       CREATE INDEX audit_by_actor ON audit_log (actor, id);
       CREATE INDEX audit_by_document ON audit_log (document_id, id);
@@ -235,5 +252,11 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'constraint findings kept with each revision, and registered constraint sets',
     sqlite: schemaV7('sqlite'),
     postgres: schemaV7('postgres'),
+  },
+  {
+    version: 8,
+    description: 'document aliases: the names and URLs other documents import a document by',
+    sqlite: schemaV8('sqlite'),
+    postgres: schemaV8('postgres'),
   },
 ];

@@ -1,6 +1,6 @@
 import type { Format } from '../oscal/formats/index.js';
 import type {
-  AttachmentRecord, AuditRecord, ConstraintSetRecord, DocumentFields, DocumentRecord, JobRecord, JobStatus, RevisionInput, RevisionRecord, Role, SnapshotKind,
+  AliasRecord, AliasSource, AttachmentRecord, AuditRecord, ConstraintSetRecord, DocumentFields, DocumentRecord, JobRecord, JobStatus, RevisionInput, RevisionRecord, Role, SnapshotKind,
   SnapshotRecord, TokenRecord,
 } from './types.js';
 
@@ -97,6 +97,9 @@ export function auditOf(row: Row): AuditRecord {
 }
 
 /** The same bytes stored again: a gzip copy replaces a plain one, as content readers need gzip. */
+/** A document's aliases, as both backends list them. */
+export const ALIASES_OF = (id: string) => `SELECT source, alias, lookup_key FROM document_aliases WHERE document_id = ${id} ORDER BY source, alias, lookup_key`;
+
 export const BLOB_MERGE = `br = COALESCE(blobs.br, excluded.br),
   gzip = CASE WHEN blobs.plain AND NOT excluded.plain THEN excluded.gzip ELSE blobs.gzip END, plain = blobs.plain AND excluded.plain`;
 
@@ -117,6 +120,10 @@ export function fieldColumns(f: DocumentFields) {
     published: f.published ?? null, last_modified: f.lastModified, document_ids: JSON.stringify(f.documentIds),
     markings: JSON.stringify(f.markings), remarks: f.remarks ?? null,
   };
+}
+
+export function aliasOf(row: Row): AliasRecord {
+  return { source: row.source as AliasSource, alias: row.alias as string, key: row.lookup_key as string };
 }
 
 export function attachmentOf(row: Row): AttachmentRecord {

@@ -29,6 +29,21 @@ export interface DocumentFields {
   documentIds: unknown[];
   markings: string[];
   remarks?: string;
+  /** The aliases the metadata gives (canonical and alternate links, document-ids); kept with each revision. */
+  aliases?: AliasEntry[];
+}
+
+/** A name a document is known by, and the key that finds it (see src/service/aliases.ts). */
+export interface AliasEntry {
+  alias: string;
+  key: string;
+}
+
+/** Given: a file name, ?alias=, PUT .../aliases. Metadata: from the current revision's metadata. */
+export type AliasSource = 'given' | 'metadata';
+
+export interface AliasRecord extends AliasEntry {
+  source: AliasSource;
 }
 
 export interface DocumentRecord extends DocumentFields {
@@ -299,6 +314,12 @@ export interface Store {
   listAudit(limit: number, filter?: AuditFilter): Promise<AuditRecord[]>;
 
   /** Inserts or replaces; a replacement keeps who registered it first and when. */
+  /** Replaces the given aliases of a document (its metadata aliases follow its current revision). */
+  setAliases(id: string, entries: AliasEntry[], audit: AuditEntry): Promise<void>;
+  listAliases(id: string): Promise<AliasRecord[]>;
+  /** The documents any of `keys` finds, each with the key that found it. */
+  findAliases(keys: string[]): Promise<{ documentId: string; key: string }[]>;
+
   putConstraintSet(set: Pick<ConstraintSetRecord, 'name' | 'text' | 'hash' | 'size'>, audit: AuditEntry): Promise<{ created: boolean }>;
   getConstraintSet(name: string): Promise<ConstraintSetRecord | undefined>;
   /** By name, without their text. */

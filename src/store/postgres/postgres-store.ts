@@ -4,12 +4,12 @@ import type { Format } from '../../oscal/formats/index.js';
 import { MIGRATIONS } from '../migrations.js';
 import { auditConditions } from '../audit-query.js';
 import {
-  BLOB_MERGE, DOCUMENT_BLOBS, UNREFERENCED, attachmentOf, auditOf, constraintSetEntryOf, constraintSetOf, documentOf, fieldColumns, findingsColumn, jobOf, revisionOf, snapshotColumns,
+  ALIASES_OF, BLOB_MERGE, DOCUMENT_BLOBS, UNREFERENCED, aliasOf, attachmentOf, auditOf, constraintSetEntryOf, constraintSetOf, documentOf, fieldColumns, findingsColumn, jobOf, revisionOf, snapshotColumns,
   snapshotOf, tokenOf, type Row,
 } from '../rows.js';
 import {
   StoreConflictError,
-  type AccessRecord, type AttachmentRecord, type AuditEntry, type ConstraintSetRecord, type AuditFilter, type AuditRecord, type BlobInput, type DocumentRecord, type Grant, type JobRecord,
+  type AccessRecord, type AliasEntry, type AliasRecord, type AliasSource, type AttachmentRecord, type AuditEntry, type ConstraintSetRecord, type DocumentFields, type AuditFilter, type AuditRecord, type BlobInput, type DocumentRecord, type Grant, type JobRecord,
   type JobStatus, type ListQuery, type RevisionInput, type RevisionRecord, type Role, type SnapshotKind, type SnapshotNotes, type SnapshotRecord, type Store, type TokenRecord, type UserRecord,
 } from '../types.js';
 
@@ -105,6 +105,7 @@ export class PostgresStore implements Store {
         ON CONFLICT (document_id, resource_uuid) DO UPDATE SET blob_hash = excluded.blob_hash, media_type = excluded.media_type, filename = excluded.filename, created_at = excluded.created_at`;
     }
     await this.dropUnreferenced(tx, released);
+    await this.writeMetadataAliases(tx, id, revision.fields);
     const jobs: string[] = [];
     for (const format of revision.pendingFormats) {
       const jobId = randomUUID();
@@ -208,6 +209,7 @@ export class PostgresStore implements Store {
       if (doc.revision === number) {
         const [newest] = await tx`SELECT number, fields FROM revisions WHERE document_id = ${id} ORDER BY number DESC LIMIT 1`;
         await tx`UPDATE documents SET ${tx({ ...fieldColumns(JSON.parse(newest!.fields as string)), revision: newest!.number as number, updated_at: now() })} WHERE id = ${id}`;
+        await this.writeMetadataAliases(tx, id, JSON.parse(newest!.fields as string));
       }
       await this.dropUnreferenced(tx, hashes);
       await this.audit(tx, audit);
@@ -436,6 +438,35 @@ export class PostgresStore implements Store {
     const where = auditConditions(filter, param);
     const rows = await this.sql.unsafe(`SELECT * FROM audit_log ${where} ORDER BY id DESC LIMIT ${param(limit)}`, params as postgres.ParameterOrJSON<never>[]);
     return rows.map((row) => auditOf(row as Row));
+  }
+
+  private async writeMetadataAliases(tx: Sql, id: string, fields: DocumentFields): Promise<void> {
+    await this.writeAliases(tx, id, 'metadata', fields.aliases ?? []);
+  }
+
+  private async writeAliases(tx: Sql, id: string, source: AliasSource, entries: AliasEntry[]): Promise<void> {
+    await tx`DELETE FROM document_aliases WHERE document_id = ${id} AND source = ${source}`;
+    for (const e of entries) {
+      await tx`INSERT INTO document_aliases (document_id, source, alias, lookup_key) VALUES (${id}, ${source}, ${e.alias}, ${e.key}) ON CONFLICT DO NOTHING`;
+    }
+  }
+
+  async setAliases(id: string, entries: AliasEntry[], audit: AuditEntry): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      const [doc] = await tx`SELECT 1 FROM documents WHERE id = ${id} FOR UPDATE`;
+      if (!doc) throw new StoreConflictError('not-found', `no document ${id}`);
+      await this.writeAliases(tx, id, 'given', entries);
+      await this.audit(tx, audit);
+    });
+  }
+
+  async listAliases(id: string): Promise<AliasRecord[]> {
+    return (await this.sql.unsafe(ALIASES_OF('$1'), [id])).map(aliasOf);
+  }
+
+  async findAliases(keys: string[]): Promise<{ documentId: string; key: string }[]> {
+    const rows = await this.sql`SELECT DISTINCT document_id, lookup_key FROM document_aliases WHERE lookup_key = ANY(${this.sql.array(keys)}::text[]) ORDER BY document_id`;
+    return rows.map((r) => ({ documentId: r.document_id as string, key: r.lookup_key as string }));
   }
 
   async putConstraintSet(set: Pick<ConstraintSetRecord, 'name' | 'text' | 'hash' | 'size'>, audit: AuditEntry): Promise<{ created: boolean }> {

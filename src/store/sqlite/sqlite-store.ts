@@ -6,12 +6,12 @@ import type { Format } from '../../oscal/formats/index.js';
 import { MIGRATIONS } from '../migrations.js';
 import { auditConditions } from '../audit-query.js';
 import {
-  BLOB_MERGE, DOCUMENT_BLOBS, UNREFERENCED, attachmentOf, auditOf, constraintSetEntryOf, constraintSetOf, documentOf, fieldColumns, findingsColumn, jobOf, revisionOf,
+  ALIASES_OF, BLOB_MERGE, DOCUMENT_BLOBS, UNREFERENCED, aliasOf, attachmentOf, auditOf, constraintSetEntryOf, constraintSetOf, documentOf, fieldColumns, findingsColumn, jobOf, revisionOf,
   snapshotColumns, snapshotOf, tokenOf, type Row,
 } from '../rows.js';
 import {
   StoreConflictError,
-  type AccessRecord, type AttachmentRecord, type AuditEntry, type AuditFilter, type AuditRecord, type BlobInput, type ConstraintSetRecord, type DocumentRecord, type Grant, type JobRecord,
+  type AccessRecord, type AliasEntry, type AliasRecord, type AliasSource, type AttachmentRecord, type AuditEntry, type AuditFilter, type AuditRecord, type BlobInput, type ConstraintSetRecord, type DocumentFields, type DocumentRecord, type Grant, type JobRecord,
   type JobStatus, type ListQuery, type RevisionInput, type RevisionRecord, type Role, type SnapshotKind, type SnapshotNotes, type SnapshotRecord, type Store, type TokenRecord, type UserRecord,
 } from '../types.js';
 
@@ -106,12 +106,41 @@ export class SqliteStore implements Store {
       this.stmt('INSERT INTO renditions (document_id, revision, format, blob_hash) VALUES (?, ?, ?, ?)').run(id, number, r.format, r.blob.hash);
     }
     this.writeAttachments(id, revision, at);
+    this.writeMetadataAliases(id, revision.fields);
     return revision.pendingFormats.map((format) => {
       const jobId = randomUUID();
       this.stmt("INSERT INTO jobs (id, document_id, revision, format, status, created_at, updated_at) VALUES (?, ?, ?, ?, 'queued', ?, ?)")
         .run(jobId, id, number, format, at, at);
       return jobId;
     });
+  }
+
+  private writeMetadataAliases(id: string, fields: DocumentFields): void {
+    this.writeAliases(id, 'metadata', fields.aliases ?? []);
+  }
+
+  private writeAliases(id: string, source: AliasSource, entries: AliasEntry[]): void {
+    this.stmt('DELETE FROM document_aliases WHERE document_id = ? AND source = ?').run(id, source);
+    const insert = this.stmt('INSERT OR IGNORE INTO document_aliases (document_id, source, alias, lookup_key) VALUES (?, ?, ?, ?)');
+    for (const e of entries) insert.run(id, source, e.alias, e.key);
+  }
+
+  async setAliases(id: string, entries: AliasEntry[], audit: AuditEntry): Promise<void> {
+    this.db.transaction(() => {
+      if (!this.stmt('SELECT 1 FROM documents WHERE id = ?').get(id)) throw new StoreConflictError('not-found', `no document ${id}`);
+      this.writeAliases(id, 'given', entries);
+      this.audit(audit);
+    }).immediate();
+  }
+
+  async listAliases(id: string): Promise<AliasRecord[]> {
+    return (this.stmt(ALIASES_OF('?')).all(id) as Row[]).map(aliasOf);
+  }
+
+  async findAliases(keys: string[]): Promise<{ documentId: string; key: string }[]> {
+    const rows = this.stmt('SELECT DISTINCT document_id, lookup_key FROM document_aliases WHERE lookup_key IN (SELECT value FROM json_each(?)) ORDER BY document_id')
+      .all(JSON.stringify(keys)) as Row[];
+    return rows.map((r) => ({ documentId: r.document_id as string, key: r.lookup_key as string }));
   }
 
   private writeAttachments(id: string, revision: RevisionInput, at: string): void {
@@ -269,6 +298,7 @@ export class SqliteStore implements Store {
         this.stmt(`UPDATE documents SET revision = @number, title = @title, title_lower = @title_lower, version = @version, oscal_version = @oscal_version,
           published = @published, last_modified = @last_modified, document_ids = @document_ids, markings = @markings, remarks = @remarks, updated_at = @at WHERE id = @id`)
           .run({ id, number: newest.number, ...fieldColumns(JSON.parse(newest.fields)), at: now() });
+        this.writeMetadataAliases(id, JSON.parse(newest.fields));
       }
       this.dropUnreferenced(hashes);
       this.audit(audit);
