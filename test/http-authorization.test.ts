@@ -21,7 +21,7 @@ type Vis = 'public' | 'private';
 type Op = 'list' | 'create' | 'read-json' | 'read-xml' | 'read-yaml' | 'replace' | 'delete' | 'access-get' | 'access-put' | 'job-get'
   | 'attachment-list' | 'attachment-get' | 'resource-get' | 'snapshot-list' | 'snapshot-get'
   | 'attachment-post' | 'attachment-put' | 'attachment-delete' | 'resource-put' | 'snapshot-post' | 'snapshot-put' | 'snapshot-delete'
-  | 'validation-get';
+  | 'validation-get' | 'original-get' | 'revision-original-get';
 
 /** How long the server may go on trusting a token it has looked up (serve --token-cache). */
 const TOKEN_CACHE_SECONDS = 1;
@@ -38,6 +38,7 @@ const VIS: Vis[] = ['public', 'private'];
  * Attachments and snapshots (generic-interface 4.3, 4.4) follow their document: reading them is
  * read; attachment POST/PUT/DELETE, resource PUT and snapshot POST/PUT are write; deleting a
  * snapshot is manage (like deleting a version). A validation report of a document is read.
+ * The bytes a revision was sent as (.../original) are manage, as the access settings are.
  * `list` is always 200; which documents it holds is the LISTED table below.
  */
 const EXPECTED: Record<Op, Record<Who, readonly [number, number]>> = {
@@ -64,6 +65,8 @@ const EXPECTED: Record<Op, Record<Who, readonly [number, number]>> = {
   'snapshot-put': /**/ { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [200, 200], admin: [200, 200] },
   'snapshot-delete': { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [204, 204], admin: [204, 204] },
   'validation-get': { anonymous: [200, 404], reader: [200, 404], writer: [200, 404], otherOwner: [200, 404], owner: [200, 200], admin: [200, 200] },
+  'original-get': /**/ { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [200, 200], admin: [200, 200] },
+  'revision-original-get': { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [200, 200], admin: [200, 200] },
 };
 
 /** Whether the document is in the caller's list (and readable at all): [public, private]. */
@@ -750,6 +753,34 @@ describe('the matrix: validation report (GET /oscal/v1/catalog/{id}/validation)'
         assert.equal(res.status, 200, res.text);
         assert.deepEqual([res.json().valid, res.json().model], [true, 'catalog']);
       });
+    }
+  }
+});
+
+const ORIGINALS = [
+  { op: 'original-get', path: '/original' },
+  { op: 'revision-original-get', path: '/revision/1/original' },
+] as const;
+
+describe('the matrix: the bytes as sent (GET /oscal/v1/catalog/{id}/original, .../revision/{n}/original)', () => {
+  for (const { op, path } of ORIGINALS) {
+    for (const vis of VIS) {
+      for (const who of WHO) {
+        const status = EXPECTED[op][who][col(vis)];
+        test(`${op} ${vis} document, ${who}: ${status}`, async () => {
+          const doc = vis === 'public' ? publicDoc : privateDoc;
+          const res = await call(who, 'GET', `${docPath(doc.id)}${path}`);
+          if (status !== 200) {
+            assertErrorBody(res, status);
+            assertNoneOf(res, fingerprints(doc));
+            if (!LISTED[who][col(vis)]) assertConceals(res, fingerprints(doc), await call(who, 'GET', `${docPath(randomUUID())}${path}`));
+            return;
+          }
+          assert.equal(res.status, 200, res.text);
+          assert.equal(res.headers['content-type'], 'application/json');
+          assert.equal(res.text, doc.body, 'the bytes as the owner posted them');
+        });
+      }
     }
   }
 });

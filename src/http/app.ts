@@ -22,6 +22,7 @@ import { errorHandler, frameworkErrors, sendError } from './errors.js';
 import { genericRoutes } from './generic/routes.js';
 import { validationRoutes } from './generic/validation-routes.js';
 import { fastReads, type FrontHandler } from './fast-read.js';
+import { genericIndexRoute, homePage, registryIndexRoute } from './index-routes.js';
 import { HttpMetrics, opsRoutes } from './ops.js';
 import { registryRoutes, uploadRoute } from './registry/routes.js';
 import { requestGuards } from './request-guards.js';
@@ -126,14 +127,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(async (api) => {
     api.addHook('onRequest', authenticate);
     api.addHook('preValidation', lowerCaseId);
-    await genericRoutes(api, { store: options.store, documents, content, attachments, snapshots, resolution, publicUrl: options.publicUrl, maxAttachment: options.maxAttachment, ...workers });
+    genericIndexRoute(api, options.publicUrl);
+    await genericRoutes(api, { store: options.store, documents, content, attachments, snapshots, resolution, aliases: services.aliases, publicUrl: options.publicUrl, maxAttachment: options.maxAttachment, ...workers });
     await validationRoutes(api, { validation: services.validation, constraintSets: services.constraintSets, publicUrl: options.publicUrl });
     await auditRoutes(api, { store: options.store, publicUrl: options.publicUrl });
   }, { prefix: '/oscal/v1' });
-  const registryDeps = { store: options.store, documents, registry, publicUrl: options.publicUrl, maxBody: options.maxBody, ...workers };
+  const registryDeps = { store: options.store, documents, registry, aliases: services.aliases, publicUrl: options.publicUrl, maxBody: options.maxBody, ...workers };
   await app.register(async (api) => {
     api.addHook('onRequest', authenticate);
     api.addHook('preValidation', lowerCaseId);
+    registryIndexRoute(api, options.publicUrl);
     await registryRoutes(api, registryDeps);
   }, { prefix: '/api/v1' });
   await app.register(async (scope) => {
@@ -142,6 +145,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await opsRoutes(app, options.store, metrics);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  homePage(app, { publicUrl: options.publicUrl, signIn: options.signIn !== undefined });
   // Behind a trusted proxy the client's address comes from X-Forwarded-For, which only fastify reads.
   if (options.trustProxy === undefined) {
     const reads = fastReads({ store: options.store, tokens, content, failures, metrics, headers: apiHeaders({ https }), signIn: options.signIn !== undefined }, () => app.log);

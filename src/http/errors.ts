@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { MAX_ERROR_DETAILS, ServiceError, type ErrorDetail } from '../service/errors.js';
+import { AuthenticationRequired, authenticationRequired, MAX_ERROR_DETAILS, ServiceError, type ErrorDetail } from '../service/errors.js';
 
 /** The one error body of both interfaces (D3). */
 export interface ErrorBody {
@@ -41,6 +41,7 @@ export function sendError(reply: FastifyReply, status: number, code: string, mes
 
 /** Maps every failure to D3's statuses and body; anything unexpected is a 500 that reveals nothing. */
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error instanceof AuthenticationRequired) return sendError(reply, 401, error.code, authenticationRequired(Boolean(request.server.signIn)));
   if (error instanceof ServiceError) {
     if (error.headers) reply.headers(error.headers);
     return sendError(reply, error.status, error.code, error.message, error.errors);

@@ -48,3 +48,15 @@ export function applyContentIdentifier(metadata: Record<string, unknown>, requir
   metadata['document-ids'] = [{ scheme: CONTENT_UUID_SCHEME, identifier: id }, ...ids];
   return { ok: true, id, generated: required === undefined };
 }
+
+/**
+ * Rule 6 of generic-interface 2.2: a client may send an empty document-ids array, and the
+ * document then holds the server's entry. OSCAL allows no empty arrays (the schemas refuse them),
+ * so this one is taken away before the content is checked; applyContentIdentifier adds the entry.
+ * Only this array: any other empty array is still invalid.
+ */
+export function dropEmptyDocumentIds(metadata: unknown): void {
+  if (typeof metadata !== 'object' || metadata === null) return;
+  const ids = (metadata as Record<string, unknown>)['document-ids'];
+  if (Array.isArray(ids) && ids.length === 0) delete (metadata as Record<string, unknown>)['document-ids'];
+}

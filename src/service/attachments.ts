@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Identity } from '../auth/identity.js';
 import type { ParsedDocument } from '../oscal/formats/index.js';
+import { jsonLocator } from '../oscal/formats/json-reader.js';
 import { markupToMarkdown } from '../oscal/markup/index.js';
 import { StoreConflictError, type AttachmentInput, type Store } from '../store/types.js';
 import { fileBlob, gunzip, sha256 } from './blobs.js';
@@ -168,14 +169,18 @@ export class AttachmentService {
     }
     if (typeof supplied !== 'object' || supplied === null || Array.isArray(supplied)) throw new ServiceError(400, 'bad-request', 'the body must be one back-matter resource object');
     const uuid = (supplied as { uuid?: unknown }).uuid;
+    let at = -1;
     await this.change(identity, model, id, 'resource.replace', resourceUuid, undefined, (content) => {
       const resources = resourcesOf(content);
       const entry = findResource(content, resourceUuid);
       if (typeof uuid !== 'string' || uuid.toLowerCase() !== resourceUuid) {
         throw new ServiceError(409, 'conflict', `the entry's uuid ${JSON.stringify(uuid)} differs from the resource uuid in the path (${resourceUuid}); a resource keeps its uuid`);
       }
-      resources[resources.indexOf(entry)] = supplied as Resource;
+      at = resources.indexOf(entry);
+      resources[at] = supplied as Resource;
       return entry;
+    }).catch((e: unknown) => {
+      throw e instanceof ServiceError && e.status === 422 && at >= 0 ? locatedInEntry(e, `/${model}/back-matter/resources/${at}`, body.toString('utf8')) : e;
     });
   }
 
@@ -233,6 +238,21 @@ export class AttachmentService {
       if (this.turns.get(id) === tail) this.turns.delete(id);
     }
   }
+}
+
+/**
+ * A refusal of the document with the client's entry in it, its positions moved to the body the
+ * client sent: the document checked is the stored one re-written, whose lines the client never saw.
+ * A problem inside the entry gets the line and column of the body; one elsewhere keeps its path only.
+ */
+function locatedInEntry(error: ServiceError, entryPath: string, body: string): ServiceError {
+  const locate = jsonLocator(body);
+  const errors = error.errors?.map(({ line: _line, column: _column, ...detail }) => {
+    const inEntry = detail.path === entryPath || detail.path.startsWith(`${entryPath}/`);
+    const at = inEntry ? locate(detail.path.slice(entryPath.length)) : undefined;
+    return at ? { ...detail, line: at.line, column: at.column } : detail;
+  });
+  return new ServiceError(error.status, error.code, error.message, errors, error.headers);
 }
 
 function findResource(content: ParsedDocument, resourceUuid: string): Resource {

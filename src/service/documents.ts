@@ -1,8 +1,8 @@
 import { grantsMatter, mayCreate, rightsOver, type Rights } from '../auth/policy.js';
 import { principalsOf, type Identity } from '../auth/identity.js';
 import { OscalError } from '../oscal/errors.js';
-import { parseOscal, type Format, type ParsedDocument } from '../oscal/formats/index.js';
-import { applyContentIdentifier } from '../oscal/identifiers.js';
+import { decodeDocumentBytes, parseOscal, type Format, type ParsedDocument } from '../oscal/formats/index.js';
+import { applyContentIdentifier, dropEmptyDocumentIds } from '../oscal/identifiers.js';
 import { atLeast, validateDocument, type ValidationIssue } from '../oscal/validate/index.js';
 import { locateIssues } from '../oscal/validate/locate.js';
 import { StoreConflictError, type AccessRecord, type AttachmentInput, type RevisionInput, type DocumentRecord, type Grant, type ListQuery, type SortKey, type StoredFinding, type Store, type Visibility } from '../store/types.js';
@@ -13,8 +13,6 @@ import { fieldsOf, resourcesOf } from './fields.js';
 import { formatOfContentType } from './media-types.js';
 import { canonicalJson, planRenditions } from './renditions.js';
 
-/** The byte order mark is left in the text: parseOscal takes one away, and only one. */
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /** Codes of reader errors meaning the bytes are not the declared format at all (400, D3). */
 const SYNTAX_ERRORS = new Set(['malformed', 'forbidden-construct']);
 
@@ -49,12 +47,7 @@ export function readContent(body: Buffer, contentType: string | undefined, model
       ? `Content-Type ${contentType} is not accepted; send application/json, application/xml or application/yaml`
       : 'Content-Type is missing; send application/json, application/xml or application/yaml');
   }
-  let text: string;
-  try {
-    text = utf8.decode(body);
-  } catch {
-    throw new ServiceError(400, 'malformed', 'the body is not valid UTF-8 text');
-  }
+  const text = bodyText(body, format);
   let doc: ParsedDocument;
   try {
     doc = parseOscal(text, format);
@@ -63,6 +56,8 @@ export function readContent(body: Buffer, contentType: string | undefined, model
     if (SYNTAX_ERRORS.has(e.code)) throw new ServiceError(400, e.code, `the body is not well-formed ${format.toUpperCase()}: ${e.message}`, [detail(e)]);
     throw new ServiceError(422, 'invalid-oscal', `the body is not valid OSCAL: ${e.message}`, [detail(e)]);
   }
+  // Rule 6 of generic-interface 2.2: an empty document-ids asks for the server's entry, which applyContentIdentifier then adds.
+  dropEmptyDocumentIds((doc.content[doc.model] as { metadata?: unknown } | undefined)?.metadata);
   // The error body carries MAX_ERROR_DETAILS issues; one more tells that there were more.
   // Warnings (where NIST's own schemas disagree) do not refuse content; the constraint check reports them with its findings.
   const issues: ValidationIssue[] = validateDocument(doc, { maxIssues: MAX_ERROR_DETAILS + 1, ...(model === undefined ? {} : { expectedModel: model }) })
@@ -77,6 +72,20 @@ export function readContent(body: Buffer, contentType: string | undefined, model
     throw new ServiceError(422, first.code === 'unexpected-model' ? 'wrong-model' : 'invalid-oscal', message, issues.map(detail));
   }
   return { doc, text, format };
+}
+
+/**
+ * A body's text (decodeDocumentBytes): bytes that are not text in their encoding are 400, an
+ * encoding that is not read (JSON or YAML in UTF-16, XML in EBCDIC) is 415, naming it.
+ */
+export function bodyText(body: Buffer, format: Format): string {
+  try {
+    return decodeDocumentBytes(body, format);
+  } catch (e) {
+    if (!(e instanceof OscalError)) throw e;
+    if (e.code === 'unsupported-encoding') throw new ServiceError(415, 'unsupported-encoding', `the body cannot be read: ${e.message}`);
+    throw new ServiceError(400, 'malformed', `the body cannot be read: ${e.message}`);
+  }
 }
 
 /** Markdown that has no OSCAL markup equivalent shows when the XML form is made: the content is not valid OSCAL. */
@@ -115,7 +124,7 @@ export class DocumentService {
   }
 
   private async revisionInput(identity: Identity & { kind: 'user' }, id: string, doc: ParsedDocument, body: Buffer, format: Format, enforce: boolean): Promise<RevisionInput> {
-    const findings = await this.checks.findingsForWrite(identity, doc, { text: body.toString('utf8'), format }, `${this.settings.publicUrl}/oscal/v1/${doc.model}/${id}`, enforce);
+    const findings = await this.checks.findingsForWrite(identity, doc, { text: decodeDocumentBytes(body, format), format }, `${this.settings.publicUrl}/oscal/v1/${doc.model}/${id}`, enforce);
     const canonical = canonicalJson(doc);
     // Brotli of large documents would cost the request too much; they are served gzip or plain.
     const canonicalBlob = blobOf(canonical, canonical.length <= this.settings.inlineRenditionLimit);
@@ -187,6 +196,21 @@ export class DocumentService {
       throw new ServiceError(status, status === 409 ? 'conflict' : 'invalid-identifier', outcome.message, [{ path: `/${model}/metadata/document-ids`, message: outcome.message }]);
     }
     return this.storeRevision(identity, id, doc, body, format);
+  }
+
+  /**
+   * What a revision (the current one without `revision`) was written as: the hash of the bytes
+   * exactly as received and their format. For the owner and admins only, like the access settings:
+   * the bytes may hold what the stored form left out or changed (another content identifier,
+   * comments, the layout), which readers of the document were never given.
+   */
+  async original(identity: Identity, model: string, id: string, revision?: number): Promise<{ hash: string; format: Format }> {
+    if (identity.kind === 'anonymous') throw unauthenticated();
+    const { doc, rights } = await this.readable(identity, model, id);
+    if (!rights.manage) throw forbidden('read the bytes it was sent as (only its owner or an admin may)');
+    const record = await this.store.getRevision(id, revision ?? doc.revision);
+    if (!record) throw notFound(revision === undefined ? 'document' : 'revision');
+    return { hash: record.originalHash, format: record.originalFormat };
   }
 
   async list(identity: Identity, model: string, options: { limit: number; q?: string; sort: SortKey; descending: boolean; after?: { key: string; id: string } }): Promise<DocumentRecord[]> {

@@ -25,7 +25,25 @@ export class ServiceError extends Error {
 }
 
 export const notFound = (what = 'document') => new ServiceError(404, 'not-found', `no such ${what}, or you may not read it`);
-export const unauthenticated = () => new ServiceError(401, 'unauthenticated', 'authentication is required: send Authorization: Bearer <token>, or sign in at /auth/login');
+/**
+ * No credentials where they are needed. The message says how to authenticate on this server, which
+ * the service does not know: the HTTP layer words it (authenticationRequired), by whether web
+ * sign-in is configured; this one is for any other caller.
+ */
+export class AuthenticationRequired extends ServiceError {
+  constructor() {
+    super(401, 'unauthenticated', authenticationRequired(false));
+  }
+}
+
+/** How to authenticate: a bearer token always; the web sign-in only where there is one. */
+export function authenticationRequired(signIn: boolean): string {
+  return signIn
+    ? 'authentication is required: send Authorization: Bearer <token> (a local API token or a JWT of the OpenID Connect provider), or sign in at /auth/login'
+    : 'authentication is required: send Authorization: Bearer <token> with an API token (oscal-depot token create makes one)';
+}
+
+export const unauthenticated = () => new AuthenticationRequired();
 export const forbidden = (what: string) => new ServiceError(403, 'forbidden', `you may read this document but not ${what}`);
 
 /**

@@ -1,5 +1,6 @@
 import type { ParsedDocument } from '../oscal/formats/index.js';
 import type { DocumentFields } from '../store/types.js';
+import { metadataAliases } from './aliases.js';
 
 /** The list fields of D4, read from a document's metadata. */
 export function fieldsOf(content: Record<string, unknown>, model: string): DocumentFields {
@@ -15,6 +16,8 @@ export function fieldsOf(content: Record<string, unknown>, model: string): Docum
   };
   if (typeof metadata.published === 'string') fields.published = metadata.published;
   if (typeof metadata.remarks === 'string') fields.remarks = metadata.remarks;
+  const aliases = metadataAliases(content, model);
+  if (aliases.length) fields.aliases = aliases;
   return fields;
 }
 

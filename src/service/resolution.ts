@@ -1,10 +1,11 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { Identity } from '../auth/identity.js';
 import { OscalError } from '../oscal/errors.js';
-import { parseOscal } from '../oscal/formats/index.js';
+import { decodeDocumentBytes, parseOscal } from '../oscal/formats/index.js';
 import { CONTENT_UUID_SCHEME } from '../oscal/identifiers.js';
 import { ResolutionError, resolveProfile, type ImportLoader, type LoadedDocument, type ResolvedCatalog } from '../oscal/resolve/index.js';
 import type { SnapshotRecord, Store } from '../store/types.js';
+import { AmbiguousAlias, type AliasService } from './aliases.js';
 import type { AttachmentService } from './attachments.js';
 import { plainBytes } from './attachments.js';
 import { retryWhenGone, revisionJson } from './content.js';
@@ -25,12 +26,33 @@ export interface ResolutionSettings {
 
 const FETCH_TIMEOUT_MS = 30_000;
 
+/** Paths of this server that name a stored document (or a document's attachment). */
+const STORED_PATH = /^\/(?:oscal\/v1\/[a-z-]+\/[0-9a-fA-F-]{36}(?:\/attachment\/[0-9a-fA-F-]{36})?|api\/v1\/[a-z-]+\/[0-9a-fA-F-]{36})$/;
+
+function urlOf(href: string, base: string): URL | undefined {
+  try {
+    const url = new URL(href, base);
+    url.hash = '';
+    return url;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why nothing answered an import, and the two ways to make it resolve. */
+function unresolvedReason(href: string, url: URL | undefined): string {
+  const network = url && (url.protocol === 'https:' || url.protocol === 'http:') ? `, and its host ${url.hostname} is not allowed (--resolve-allow-host)` : '';
+  return `no document you may read is known by it (aliases), the import map has no entry for it${network}. `
+    + `Store the document it names and give it the alias "${href}" (?alias= on its POST or PUT, or PUT /oscal/v1/{model}/{id}/aliases), `
+    + `or start the server with --resolve-map "${url?.href ?? href}=FILE"`;
+}
+
 const notFound = (href: string, why: string) => new ResolutionError('import-not-found', `import "${href}": ${why}`, href);
 const tooLarge = (href: string) => new ResolutionError('import-not-readable', `import "${href}" is larger than this server fetches`, href);
 
-function readable(text: string, href: string): Record<string, unknown> {
+function readable(bytes: Buffer, href: string): Record<string, unknown> {
   try {
-    return parseOscal(text).content;
+    return parseOscal(decodeDocumentBytes(bytes)).content;
   } catch (e) {
     const where = e instanceof OscalError && e.line !== undefined ? ` (line ${e.line})` : '';
     throw new ResolutionError('import-not-readable', `import "${href}" is not readable OSCAL${where}: ${e instanceof Error ? e.message : String(e)}`, href);
@@ -62,14 +84,14 @@ class FileCache {
     }
     const hit = this.entries.get(path);
     if (hit && hit.mtimeMs === mtimeMs) return hit.document;
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await readFile(path, 'utf8');
+      bytes = await readFile(path);
     } catch {
       throw notFound(href, 'the file the import map names for it cannot be read');
     }
     // The resolver never changes its inputs, so one parsed copy serves every resolution.
-    const document = readable(text, href);
+    const document = readable(bytes, href);
     this.entries.set(path, { mtimeMs, document });
     return document;
   }
@@ -88,6 +110,7 @@ export class ResolutionService {
     private readonly documents: DocumentService,
     private readonly attachments: AttachmentService,
     private readonly snapshots: SnapshotService,
+    private readonly aliases: AliasService,
     private readonly settings: ResolutionSettings,
   ) {}
 
@@ -135,21 +158,38 @@ export class ResolutionService {
     });
   }
 
+  /**
+   * In order: a document of this server named by its URL, a stored document known by the href
+   * (aliases), the import map, then the network for allowed hosts.
+   */
   private async load(identity: Identity, href: string, base: string): Promise<LoadedDocument> {
-    const mapped = this.settings.importMap.get(href);
-    let url: URL;
+    const url = urlOf(href, base);
+    if (url && this.storedPath(url) !== undefined) return this.loadStored(identity, href, url);
+    const aliased = await this.byAlias(identity, href);
+    if (aliased) return aliased;
+    const file = this.settings.importMap.get(href) ?? (url && this.settings.importMap.get(url.href));
+    if (file) return this.loadFile(file, href, url?.href ?? href);
+    if (url && (url.protocol === 'https:' || url.protocol === 'http:') && this.settings.allowHosts.has(url.hostname)) return this.fetch(href, url);
+    throw notFound(href, unresolvedReason(href, url));
+  }
+
+  private async byAlias(identity: Identity, href: string): Promise<LoadedDocument | undefined> {
+    let doc;
     try {
-      url = new URL(href, base);
-    } catch {
-      if (mapped) return this.loadFile(mapped, href, href);
-      throw notFound(href, 'not a URL or a path relative to the importing document');
+      doc = await this.aliases.find(identity, href);
+    } catch (e) {
+      if (e instanceof AmbiguousAlias) throw new ResolutionError('import-not-found', `import "${href}": ${e.message}`, href);
+      throw e;
     }
-    url.hash = '';
-    const file = mapped ?? this.settings.importMap.get(url.href);
-    if (file) return this.loadFile(file, href, url.href);
-    if (url.href.startsWith(`${this.settings.publicUrl}/`)) return this.loadStored(identity, href, url);
-    if ((url.protocol === 'https:' || url.protocol === 'http:') && this.settings.allowHosts.has(url.hostname)) return this.fetch(href, url);
-    throw notFound(href, `${url.href} is not a document of this server, not in the import map, and its host is not allowed (--resolve-allow-host)`);
+    if (!doc) return undefined;
+    return { document: (await this.current(identity, doc.model, doc.id)).json, base: this.documentUrl(doc.model, doc.id) };
+  }
+
+  /** The path of a URL of this server's documents, below its public URL. */
+  private storedPath(url: URL): string | undefined {
+    if (!url.href.startsWith(`${this.settings.publicUrl}/`)) return undefined;
+    const path = url.pathname.slice(new URL(this.settings.publicUrl).pathname.replace(/\/$/, '').length);
+    return STORED_PATH.test(path) ? path : undefined;
   }
 
   private async loadFile(path: string, href: string, base: string): Promise<LoadedDocument> {
@@ -158,7 +198,7 @@ export class ResolutionService {
 
   /** A document (or a document's attachment) of this server, which the caller must be able to read. */
   private async loadStored(identity: Identity, href: string, url: URL): Promise<LoadedDocument> {
-    const path = url.pathname.slice(new URL(this.settings.publicUrl).pathname.replace(/\/$/, '').length);
+    const path = this.storedPath(url) ?? '';
     const generic = /^\/oscal\/v1\/([a-z-]+)\/([0-9a-fA-F-]{36})(?:\/attachment\/([0-9a-fA-F-]{36}))?$/.exec(path);
     const registry = /^\/api\/v1\/([a-z-]+)\/([0-9a-fA-F-]{36})$/.exec(path);
     const model = generic?.[1] ?? PLURALS[registry?.[1] ?? ''];
@@ -168,7 +208,7 @@ export class ResolutionService {
     try {
       if (generic?.[3]) {
         const file = await this.attachments.read(identity, model, id, generic[3].toLowerCase());
-        return { document: readable(plainBytes(file).toString('utf8'), href), base: url.href };
+        return { document: readable(plainBytes(file), href), base: url.href };
       }
       return { document: (await this.current(identity, model, id)).json, base: this.documentUrl(model, id) };
     } catch (e) {
@@ -178,18 +218,17 @@ export class ResolutionService {
   }
 
   private async fetch(href: string, url: URL): Promise<LoadedDocument> {
-    let text: string;
+    let bytes: Buffer;
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'error' });
       if (!response.ok) throw notFound(href, `${url.href} answered ${response.status}`);
       if (Number(response.headers.get('content-length')) > this.settings.maxFetch) throw tooLarge(href);
-      const bytes = Buffer.from(await response.arrayBuffer());
+      bytes = Buffer.from(await response.arrayBuffer());
       if (bytes.length > this.settings.maxFetch) throw tooLarge(href);
-      text = bytes.toString('utf8');
     } catch (e) {
       if (e instanceof ResolutionError) throw e;
       throw new ResolutionError('import-not-readable', `import "${href}" could not be fetched: ${e instanceof Error ? e.message : String(e)}`, href);
     }
-    return { document: readable(text, href), base: url.href };
+    return { document: readable(bytes, href), base: url.href };
   }
 }

@@ -1,5 +1,6 @@
 import type { Level } from '../oscal/constraints/index.js';
 import type { Store, Visibility } from '../store/types.js';
+import { AliasService } from './aliases.js';
 import { AttachmentService } from './attachments.js';
 import { ConstraintSetService } from './constraint-sets.js';
 import { ContentService } from './content.js';
@@ -33,11 +34,13 @@ export function createServices(store: Store, settings: ServiceSettings) {
   });
   const attachments = new AttachmentService(store, documents, settings.publicUrl);
   const snapshots = new SnapshotService(store, documents);
-  const resolution = new ResolutionService(store, documents, attachments, snapshots, { publicUrl: settings.publicUrl, maxFetch: settings.maxFetch, ...settings.imports });
+  const aliases = new AliasService(store, documents);
+  const resolution = new ResolutionService(store, documents, attachments, snapshots, aliases, { publicUrl: settings.publicUrl, maxFetch: settings.maxFetch, ...settings.imports });
   const constraintSets = new ConstraintSetService(store);
   validation = new ValidationService(store, documents, constraintSets, (identity) => resolution.importLoader(identity), settings);
   return {
     documents,
+    aliases,
     content: new ContentService(store, documents),
     registry: new RegistryService(store, documents),
     attachments,

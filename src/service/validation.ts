@@ -1,6 +1,6 @@
 import type { Identity } from '../auth/identity.js';
 import { checkConstraints, severity, type Level } from '../oscal/constraints/index.js';
-import type { Format, ParsedDocument } from '../oscal/formats/index.js';
+import { decodeDocumentBytes, type Format, type ParsedDocument } from '../oscal/formats/index.js';
 import type { ImportLoader } from '../oscal/resolve/index.js';
 import { atLeast, constraintIssues, validateDocument, validateFully, validateParsed, type ValidationIssue, type ValidationResult } from '../oscal/validate/index.js';
 import { locateIssues } from '../oscal/validate/locate.js';
@@ -8,7 +8,7 @@ import type { StoredFinding, Store } from '../store/types.js';
 import { gunzip } from './blobs.js';
 import type { ConstraintSetService } from './constraint-sets.js';
 import { readRevision, retryWhenGone, revisionRecord } from './content.js';
-import type { DocumentService } from './documents.js';
+import { bodyText, type DocumentService } from './documents.js';
 import { MAX_ERROR_DETAILS, ServiceError, unauthenticated, type ErrorDetail } from './errors.js';
 import { formatOfContentType } from './media-types.js';
 
@@ -17,8 +17,6 @@ export interface ValidationSettings {
   rejectLevel: Level;
   publicUrl: string;
 }
-
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** An issue as an error detail of D3's body, with the constraint that found it and how serious it is. */
 export function issueDetail(issue: ValidationIssue): ErrorDetail {
@@ -91,12 +89,7 @@ export class ValidationService {
       throw new ServiceError(415, 'unsupported-media-type', 'send the content as application/json, application/xml or application/yaml');
     }
     const sets = await this.constraintSets.sets(identity, setNames);
-    let text: string;
-    try {
-      text = utf8.decode(body);
-    } catch {
-      throw new ServiceError(400, 'malformed', 'the body is not valid UTF-8 text');
-    }
+    const text = bodyText(body, format);
     // Relative references resolve as they would once the content is stored (../profile/{id} is a stored profile).
     return validateFully(text, { format, sets, loader: this.loaders(identity), baseOf: (doc) => `${this.settings.publicUrl}/oscal/v1/${doc.model}/${(doc.content[doc.model] as { uuid?: string }).uuid ?? ''}` });
   }
@@ -117,7 +110,7 @@ export class ValidationService {
     const result = await validateParsed(doc, { sets, loader: this.loaders(identity), base });
     if (original) {
       try {
-        locateIssues(utf8.decode(gunzip(original)), record.originalFormat, result.issues);
+        locateIssues(decodeDocumentBytes(gunzip(original), record.originalFormat), record.originalFormat, result.issues);
       } catch {
         // Bytes that no longer decode leave the findings without positions; their paths still say where.
       }

@@ -1,5 +1,5 @@
 /** Malformed JSON (400) and well-formed JSON that is no OSCAL document (422), on every JSON write. */
-import { catalogJson, everyJsonWrite, type Category } from './case.js';
+import { catalogJson, everyJsonWrite, type Category, type HttpCase } from './case.js';
 
 const MALFORMED: Record<string, string> = {
   'empty body': '',
@@ -64,10 +64,14 @@ const NOT_OSCAL: Record<string, string> = {
   'a number too large for a double': catalogJson({ extraMetadata: `,"version":1${'0'.repeat(400)}` }),
 };
 
+/** A form's file that is XML or YAML is a format the registry does not take (415), not broken JSON (registry-api 7, 8). */
+const OTHER_FORMATS = new Set(['XML sent as JSON', 'YAML sent as JSON'].map((name) => `${name} → POST upload as a form`));
+const asOtherFormat = (c: HttpCase): HttpCase => (OTHER_FORMATS.has(c.name) ? { ...c, expect: 415 } : c);
+
 export const json: Category = {
   name: 'malformed JSON',
   cases: (seeds) => [
-    ...Object.entries(MALFORMED).flatMap(([name, body]) => everyJsonWrite(seeds, name, () => body, 400)),
+    ...Object.entries(MALFORMED).flatMap(([name, body]) => everyJsonWrite(seeds, name, () => body, 400).map(asOtherFormat)),
     ...Object.entries(NOT_OSCAL).flatMap(([name, body]) => everyJsonWrite(seeds, name, () => body, 422)),
   ],
 };

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AliasService } from '../../service/aliases.js';
 import type { AttachmentService } from '../../service/attachments.js';
 import { retryWhenGone, type ContentService } from '../../service/content.js';
 import type { DocumentService } from '../../service/documents.js';
@@ -11,8 +12,10 @@ import type { DocumentRecord, Grant, Store, Visibility } from '../../store/types
 import { findingJson } from '../findings.js';
 import { bodyOf } from '../request-body.js';
 import { sendStored } from '../send-rendition.js';
+import { aliasRoutes, queryAliases } from './alias-routes.js';
 import { attachmentRoutes } from './attachment-routes.js';
 import { MODELS } from './models.js';
+import { originalRoutes } from './original-routes.js';
 import { resolutionRoutes } from './resolution-routes.js';
 import { snapshotReadRoutes } from './snapshot-routes.js';
 import { LIST_QUERYSTRING, listPage, type ListQuerystring } from '../list-page.js';
@@ -26,6 +29,7 @@ export interface GenericDeps {
   attachments: AttachmentService;
   snapshots: SnapshotService;
   resolution: ResolutionService;
+  aliases: AliasService;
   publicUrl: string;
   maxAttachment: number;
 }
@@ -68,7 +72,9 @@ export async function genericRoutes(app: FastifyInstance, deps: GenericDeps): Pr
     schema: { summary: 'Create a document from OSCAL content in JSON, XML or YAML', params: { type: 'object', properties: { model: modelParam }, required: ['model'] } },
   }, async (request, reply) => {
     const { model } = request.params;
+    const given = queryAliases(request);
     const { record, jobs, findings } = await documents.create(request.identity, model, bodyOf(request), request.headers['content-type']);
+    await deps.aliases.add(request.identity, record.id, given);
     if (jobs.length) deps.workers?.wake();
     reply.code(201).header('Location', `${base}/${model}/${record.id}`);
     // What was found below the reject level travels beside the list item the interface specifies.
@@ -95,7 +101,9 @@ export async function genericRoutes(app: FastifyInstance, deps: GenericDeps): Pr
     schema: { summary: 'Replace a document; adds a revision', params: { type: 'object', properties: { model: modelParam, id: idParam }, required: ['model', 'id'] } },
   }, async (request, reply) => {
     const { model, id } = request.params;
+    const given = queryAliases(request);
     const { jobs } = await documents.replace(request.identity, model, id, bodyOf(request), request.headers['content-type']);
+    await deps.aliases.add(request.identity, id, given);
     if (jobs.length) deps.workers?.wake();
     return reply.code(204).send();
   });
@@ -130,6 +138,8 @@ export async function genericRoutes(app: FastifyInstance, deps: GenericDeps): Pr
   });
   snapshotReadRoutes(app, { store, snapshots: deps.snapshots, kind: 'content', prefix: '/:model/:id/snapshot', listName: (model) => `${model}-snapshot-list`, params: snapshotParams });
   resolutionRoutes(app, { store, resolution: deps.resolution, snapshots: deps.snapshots, base });
+  aliasRoutes(app, { aliases: deps.aliases, params: { type: 'object', properties: { model: modelParam, id: idParam }, required: ['model', 'id'] } });
+  originalRoutes(app, { store, documents });
 
   app.get<{ Params: { id: string } }>('/jobs/:id', {
     schema: { summary: 'A conversion job: 200 while it runs, 303 to the content when done', params: { type: 'object', properties: { id: idParam }, required: ['id'] } },

@@ -1,5 +1,8 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
+import { OscalError } from '../../oscal/errors.js';
+import { decodeDocumentBytes, detectFormatOfBytes } from '../../oscal/formats/index.js';
+import { checkedAliases, type AliasService } from '../../service/aliases.js';
 import { retryWhenGone, revisionRecord } from '../../service/content.js';
 import type { DocumentService } from '../../service/documents.js';
 import { PLURALS } from '../../service/model-segments.js';
@@ -18,6 +21,7 @@ export interface RegistryDeps {
   store: Store;
   documents: DocumentService;
   registry: RegistryService;
+  aliases: AliasService;
   workers?: RenditionWorkers;
   publicUrl: string;
   maxBody: number;
@@ -94,15 +98,49 @@ export async function registryRoutes(api: FastifyInstance, deps: RegistryDeps): 
   });
 }
 
+/**
+ * The first line that is not blank, a comment, a directive or a document start is `key:`: a YAML
+ * mapping, as an OSCAL document in YAML is (and no JSON, broken or not, starts so).
+ */
+const YAML_MAPPING = /^(?:[ \t]*(?:#[^\n]*)?\r?\n|%[^\n]*\n|---[ \t]*\r?\n)*[A-Za-z_][\w.-]*[ \t]*:(?:[ \t]|\r?\n|$)/;
+
+/**
+ * The bytes of an uploaded file, unless they are recognisably XML or YAML: a form part's own type is
+ * whatever the client guessed from the file name (curl says application/octet-stream), so the
+ * bytes decide. XML and YAML are 415, as registry-api 7 and 8 have it (OSCAL JSON only); anything
+ * else is left to the JSON reader, so that broken JSON stays 400 and JSON that is no OSCAL 422.
+ */
+function onlyJson(file: { bytes: Buffer; filename: string } | undefined): Buffer | undefined {
+  if (!file || file.bytes.length === 0) return file?.bytes;
+  const format = detectFormatOfBytes(file.bytes);
+  const other = format === 'xml' ? 'XML' : format === 'yaml' && YAML_MAPPING.test(file.bytes.subarray(0, 4096).toString('latin1').replace(/^\u00ef\u00bb\u00bf/, '')) ? 'YAML' : undefined;
+  if (!other) return file.bytes;
+  const name = file.filename ? ` ${JSON.stringify(file.filename)}` : '';
+  // UTF-16 is only read as XML: bytes in it that are no XML are named by their encoding.
+  if (other === 'XML') unreadable(file.bytes, name);
+  throw new ServiceError(415, 'unsupported-media-type', `the file${name} is ${other}: the registry takes OSCAL JSON only; convert it (oscal-depot convert --to json) or send it to the generic interface, /oscal/v1`);
+}
+
+function unreadable(bytes: Buffer, name: string): void {
+  try {
+    decodeDocumentBytes(bytes);
+  } catch (e) {
+    if (e instanceof OscalError && e.code === 'unsupported-encoding') throw new ServiceError(415, 'unsupported-encoding', `the file${name} cannot be read: ${e.message}`);
+  }
+}
+
 /** POST /api/upload: a JSON body, or multipart/form-data with the file in field `file`. */
 export async function uploadRoute(scope: FastifyInstance, deps: RegistryDeps): Promise<void> {
   await scope.register(multipart, { limits: { fileSize: deps.maxBody, ...MULTIPART_LIMITS } });
   scope.post('/api/upload', { schema: { summary: 'Upload an OSCAL JSON document: created (201) or updated (200)' } }, async (request, reply) => {
-    const body = request.isMultipart() ? (await fileField(request, deps.maxBody))?.bytes : bodyOf(request);
+    const file = request.isMultipart() ? await fileField(request, deps.maxBody) : undefined;
+    const body = request.isMultipart() ? onlyJson(file) : bodyOf(request);
     if (!request.isMultipart() && !/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
       throw new ServiceError(415, 'unsupported-media-type', 'upload takes application/json, or multipart/form-data with the file in field "file"');
     }
     const { action, record } = await deps.registry.upload(request.identity, body);
+    // Profiles import a catalog by its file name: the name it was uploaded with is an alias.
+    if (file?.filename) await deps.aliases.add(request.identity, record.id, checkedAliases([file.filename], 'the file name'));
     deps.workers?.wake();
     return reply.code(action === 'created' ? 201 : 200).send({ 'content-uuid': record.id, 'model-type': record.model, title: record.title, action });
   });

@@ -7,6 +7,7 @@ import { writeXml } from './xml-writer.js';
 import { readYaml } from './yaml-reader.js';
 import { writeYaml } from './yaml-writer.js';
 
+export { decodeDocumentBytes, decodeXmlBytes, detectFormatOfBytes } from './decode.js';
 export { detectFormat } from './detect.js';
 export { FORMATS, type Format, type ParsedDocument } from './document.js';
 

@@ -3,9 +3,10 @@ import { OscalError } from '../errors.js';
 import type { ParsedDocument } from './document.js';
 import { checkJsonNesting } from './nesting.js';
 import { pointerSegments, positionAt, type Locator } from './positions.js';
-import { readTree } from './tree-reader.js';
+import { readTree, type ReadProblems } from './tree-reader.js';
 
-export function readJson(text: string): ParsedDocument {
+/** With `problems`, reads past what the model does not allow and records it there (see readTree). */
+export function readJson(text: string, problems?: ReadProblems): ParsedDocument {
   checkJsonNesting(text);
   let tree: unknown;
   try {
@@ -14,7 +15,7 @@ export function readJson(text: string): ParsedDocument {
     throw syntaxError(text);
   }
   try {
-    return readTree(tree, false);
+    return readTree(tree, false, problems);
   } catch (e) {
     throw e instanceof OscalError ? locateInJson(text, e) : e;
   }

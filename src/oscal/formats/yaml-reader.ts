@@ -4,7 +4,7 @@ import { OscalError, pointer } from '../errors.js';
 import type { ParsedDocument } from './document.js';
 import { pointerSegments, type Locator } from './positions.js';
 import { MAX_NESTING, tooDeep } from './nesting.js';
-import { readTree } from './tree-reader.js';
+import { readTree, type ReadProblems } from './tree-reader.js';
 import { readBlockYaml } from './yaml-block-reader.js';
 
 /** An anchor (`&name`) opening a node; text merely containing "&" after a word does not match. */
@@ -14,11 +14,13 @@ const ANCHOR = /(?:^|[\s\[{,:-])&[^\s,\[\]{}]/;
  * YAML is read with every scalar as the string written, so the model alone decides what is a
  * number or a boolean (`version: 1.0` stays "1.0", a timestamp is never turned into a Date). Block
  * style is read by our own reader; whatever it leaves, and every error, by js-yaml's failsafe load.
+ * With `problems`, reads past what the model does not allow and records it there, as JSON does
+ * (see readTree).
  */
-export function readYaml(text: string): ParsedDocument {
+export function readYaml(text: string, problems?: ReadProblems): ParsedDocument {
   const tree = readBlockYaml(text) ?? loadFailsafe(text);
   try {
-    return readTree(tree, true);
+    return readTree(tree, true, problems);
   } catch (e) {
     throw e instanceof OscalError ? locateInYaml(text, e) : e;
   }

@@ -1,5 +1,5 @@
 import { OscalError } from '../errors.js';
-import { parseOscal } from '../formats/index.js';
+import { decodeDocumentBytes, parseOscal } from '../formats/index.js';
 import { ResolutionError } from './errors.js';
 import type { Profile, Resource } from './types.js';
 
@@ -69,7 +69,7 @@ function reattribute(e: unknown, href: string): unknown {
 
 function decodeBase64(value: string, href: string): Record<string, unknown> {
   try {
-    return parseOscal(Buffer.from(value, 'base64').toString('utf8')).content;
+    return parseOscal(decodeDocumentBytes(Buffer.from(value, 'base64'))).content;
   } catch (e) {
     const where = e instanceof OscalError && e.line !== undefined ? ` (line ${e.line})` : '';
     throw new ResolutionError('import-not-readable', `import "${href}": the resource's base64 content is not readable OSCAL${where}: ${e instanceof Error ? e.message : String(e)}`, href);

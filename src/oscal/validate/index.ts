@@ -1,6 +1,9 @@
 import { checkConstraints, severity, type ConstraintOptions, type ConstraintResult, type Level } from '../constraints/index.js';
 import { OscalError } from '../errors.js';
 import { detectFormat, parseOscal, type Format, type ParsedDocument } from '../formats/index.js';
+import { readJson } from '../formats/json-reader.js';
+import type { ReadProblems } from '../formats/tree-reader.js';
+import { readYaml } from '../formats/yaml-reader.js';
 import { modelFor } from '../model/model.js';
 import { validatorsFor } from './compiled.js';
 import type { ConstraintSummary, ValidationIssue, ValidationResult } from './issues.js';
@@ -42,22 +45,59 @@ export function hasErrors(issues: readonly ValidationIssue[]): boolean {
 
 /** Reads and checks a document in any format against its schema; every issue carries its line and column when known. */
 export function validateText(text: string, options: ValidateOptions & { format?: Format } = {}): ValidationResult {
-  const { format, doc, unread } = read(text, options.format);
+  const { format, doc, unread, problems } = read(text, options.format, options.maxIssues);
   if (!doc) return { valid: false, format, issues: [unread] };
-  const issues = validateDocument(doc, options);
+  const issues = withReadingProblems(problems, validateDocument(doc, options));
   locateIssues(text, format, issues);
   return { valid: !hasErrors(issues), model: doc.model, version: doc.version, format, issues };
 }
 
-/** The document, or the issue that stopped its reading. */
-function read(text: string, given: Format | undefined): { format: Format; doc: ParsedDocument; unread?: never } | { format: Format; doc?: never; unread: ValidationIssue } {
+type ReadOutcome =
+  | { format: Format; doc: ParsedDocument; problems: ValidationIssue[]; unread?: never }
+  | { format: Format; doc?: never; problems?: never; unread: ValidationIssue };
+
+const BOM = '\uFEFF';
+/** Reading problems recorded when no limit is given; more are skipped unrecorded. */
+const MAX_READING_PROBLEMS = 10_000;
+
+/**
+ * The document and what its reading found that the model does not allow, or the issue that
+ * stopped its reading. JSON and YAML are read past such problems, so that one run reports them
+ * together with the schema's findings (a missing required field beside an unknown property);
+ * the XML reader stops at the first.
+ */
+function read(text: string, given: Format | undefined, maxIssues = MAX_READING_PROBLEMS): ReadOutcome {
   const format = given ?? detectFormat(text);
+  const problems: ReadProblems = { found: [], limit: Math.min(maxIssues, MAX_READING_PROBLEMS) };
   try {
-    return { format, doc: parseOscal(text, format) };
+    return { format, doc: readLeniently(text, format, problems), problems: problems.found.map(readingIssue) };
   } catch (e) {
     if (!(e instanceof OscalError)) throw e;
     return { format, unread: readingIssue(e) };
   }
+}
+
+function readLeniently(text: string, format: Format, problems: ReadProblems): ParsedDocument {
+  const body = text.startsWith(BOM) ? text.slice(1) : text;
+  if (format === 'json') return readJson(body, problems);
+  if (format === 'yaml') return readYaml(body, problems);
+  return parseOscal(text, format);
+}
+
+/**
+ * Reading problems first, then the schema's issues except those at or below a value a reading
+ * problem names: a value of the wrong type was left in the tree, and the schema would report it
+ * again in other words.
+ */
+function withReadingProblems(problems: ValidationIssue[], schemaIssues: ValidationIssue[]): ValidationIssue[] {
+  if (problems.length === 0) return schemaIssues;
+  const recorded = new Set(problems.map((p) => p.path));
+  // Each prefix of the pointer is looked up, so thousands of issues cost thousands of lookups, not millions.
+  const covered = (path: string) => {
+    for (let p = path; p !== ''; p = p.slice(0, p.lastIndexOf('/'))) if (recorded.has(p)) return true;
+    return false;
+  };
+  return [...problems, ...schemaIssues.filter((i) => !covered(i.path))];
 }
 
 export function readingIssue(e: OscalError): ValidationIssue {
@@ -81,9 +121,12 @@ export interface FullValidateOptions extends ValidateOptions, ConstraintOptions 
  * and any external constraint sets.
  */
 export async function validateFully(text: string, options: FullValidateOptions = {}): Promise<ValidationResult> {
-  const { format, doc, unread } = read(text, options.format);
+  const { format, doc, unread, problems } = read(text, options.format, options.maxIssues);
   if (!doc) return { valid: false, format, issues: [unread], constraintsChecked: false };
-  const result = await validateParsed(doc, options.baseOf ? { ...options, base: options.baseOf(doc) } : options);
+  // Constraints read the model's structure, so, as after schema errors, they are not checked.
+  const result = problems.length
+    ? { model: doc.model, version: doc.version, valid: false, issues: withReadingProblems(problems, validateDocument(doc, options)), constraintsChecked: false }
+    : await validateParsed(doc, options.baseOf ? { ...options, base: options.baseOf(doc) } : options);
   locateIssues(text, format, result.issues);
   return { ...result, format };
 }

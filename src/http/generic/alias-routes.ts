@@ -1,0 +1,42 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { checkedAliases, type AliasList, type AliasService } from '../../service/aliases.js';
+import { ServiceError } from '../../service/errors.js';
+import { bodyOf } from '../request-body.js';
+
+type Params = { model: string; id: string };
+
+function aliasesJson(list: AliasList): Record<string, string[]> {
+  return { aliases: list.aliases, 'from-metadata': list.fromMetadata };
+}
+
+/** The body of PUT .../aliases: {"aliases": [...]}. */
+function bodyAliases(request: FastifyRequest): string[] {
+  if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) throw new ServiceError(415, 'unsupported-media-type', 'the aliases are JSON: send Content-Type: application/json');
+  let body: unknown;
+  try {
+    body = JSON.parse(bodyOf(request).toString('utf8'));
+  } catch {
+    throw new ServiceError(400, 'bad-request', 'the body is not valid JSON');
+  }
+  const keys = typeof body === 'object' && body !== null && !Array.isArray(body) ? Object.keys(body) : [];
+  if (keys.length !== 1 || keys[0] !== 'aliases') throw new ServiceError(400, 'bad-request', 'the body must be {"aliases": ["...", ...]}');
+  return checkedAliases((body as { aliases: unknown }).aliases, 'aliases');
+}
+
+/** Aliases given with a write: ?alias=... (repeatable). */
+export function queryAliases(request: FastifyRequest): string[] {
+  const value = (request.query as { alias?: unknown } | undefined)?.alias;
+  if (value === undefined) return [];
+  return checkedAliases(Array.isArray(value) ? value : [value], '?alias=');
+}
+
+/** GET and PUT /{model}/{id}/aliases: the names other documents import this one by. */
+export function aliasRoutes(app: FastifyInstance, deps: { aliases: AliasService; params: object }): void {
+  app.get<{ Params: Params }>('/:model/:id/aliases', {
+    schema: { summary: 'The aliases a document is known by to profile imports: given ones, and those its metadata holds', params: deps.params },
+  }, async (request) => aliasesJson(await deps.aliases.list(request.identity, request.params.model, request.params.id)));
+
+  app.put<{ Params: Params }>('/:model/:id/aliases', {
+    schema: { summary: 'Replace the aliases given to a document (file names or URLs that profiles import it by)', params: deps.params },
+  }, async (request) => aliasesJson(await deps.aliases.replace(request.identity, request.params.model, request.params.id, bodyAliases(request))));
+}
