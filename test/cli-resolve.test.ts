@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, test } from 'node:test';
@@ -107,6 +107,23 @@ describe('oscal-depot resolve', () => {
     assert.equal(loop.code, 1);
     assert.match(loop.stderr, /^loop\.xml: import "loop\.xml" is circular: /);
     assert.doesNotMatch(loop.stderr + missing.stderr, /at .*\.js:\d+/);
+  });
+
+  test('an import whose file is missing is read from its twin in another format, beside it or in NIST\'s folder per format, and the CLI says so', () => {
+    const catalog = readFileSync(join(work, 'catalog.json'), 'utf8');
+    mkdirSync(join(work, 'nist', 'xml'), { recursive: true });
+    mkdirSync(join(work, 'nist', 'json'), { recursive: true });
+    writeFileSync(join(work, 'nist', 'json', 'twin-catalog.json'), catalog);
+    writeFileSync(join(work, 'nist', 'xml', 'uses-twin.xml'), profileXml('\n  <import href="twin-catalog.xml"><include-all/></import>'));
+    const layout = run([join('nist', 'xml', 'uses-twin.xml'), '--to', 'json']);
+    assert.equal(layout.code, 0, layout.stderr);
+    assert.deepEqual(JSON.parse(layout.stdout).catalog.controls.map((c: { id: string }) => c.id), ['c-1', 'c-2']);
+    assert.equal(layout.stderr, `${join('nist', 'xml', 'uses-twin.xml')}: note: import "twin-catalog.xml": ${join(work, 'nist', 'xml', 'twin-catalog.xml')} does not exist; read ${join(work, 'nist', 'json', 'twin-catalog.json')}, the same document in JSON\n`);
+
+    writeFileSync(join(work, 'uses-beside.xml'), profileXml('\n  <import href="catalog.yaml"><include-all/></import>'));
+    const beside = run(['uses-beside.xml']);
+    assert.equal(beside.code, 0, beside.stderr);
+    assert.match(beside.stderr, /catalog\.yaml does not exist; read .*catalog\.json, the same document in JSON/);
   });
 
   test('an unreadable import names the file, line and column; a bad --map is refused', () => {

@@ -1,16 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { OscalError } from '../oscal/errors.js';
+import { decodeDocumentBytes, type Format } from '../oscal/formats/index.js';
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** Reads a file, or standard input for "-", as UTF-8 text; invalid UTF-8 is an input error. */
-export function readInput(path: string): string {
-  const bytes = path === '-' ? readFileSync(0) : readFileSync(path);
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    throw new OscalError('malformed', 'the input is not valid UTF-8 text');
-  }
+/**
+ * Reads a file, or standard input for "-", as text: XML in the encoding it names, JSON and YAML
+ * as UTF-8 (decodeDocumentBytes); bytes that do not decode are an input error.
+ */
+export function readInput(path: string, format?: Format): string {
+  return decodeDocumentBytes(path === '-' ? readFileSync(0) : readFileSync(path), format);
 }
 
 export function writeOutput(path: string | undefined, text: string): void {

@@ -1,19 +1,27 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { backupCommand } from './backup.js';
 import { convertCommand } from './convert.js';
 import { describeFailure } from './failures.js';
+import { exportCommand } from './export.js';
+import { importCommand } from './import.js';
 import { resolveCommand } from './resolve.js';
+import { restoreCommand } from './restore.js';
 import { serveCommand } from './serve.js';
 import { tokenCommand } from './token.js';
 import { validateCommand } from './validate.js';
 
 const program = new Command('oscal-depot')
-  .description('OSCAL Depot: store, convert, validate and resolve OSCAL documents')
+  .description('OSCAL Depot: store, convert, validate and resolve OSCAL documents, and move them to and from a server')
   .addCommand(convertCommand())
   .addCommand(validateCommand())
   .addCommand(resolveCommand())
   .addCommand(serveCommand())
-  .addCommand(tokenCommand());
+  .addCommand(importCommand())
+  .addCommand(exportCommand())
+  .addCommand(tokenCommand())
+  .addCommand(backupCommand())
+  .addCommand(restoreCommand());
 
 try {
   await program.parseAsync(process.argv);

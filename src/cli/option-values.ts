@@ -35,3 +35,9 @@ export const durationValue = checked((text: string): string => {
   expiryFrom(text);
   return text;
 });
+
+/** How many at a time: a whole number of at least 1. */
+export const countValue = checked((text: string): number => {
+  if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) throw new Error('expected a whole number of at least 1, such as 4');
+  return Number(text);
+});

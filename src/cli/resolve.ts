@@ -51,7 +51,7 @@ export function resolveCommand(): Command {
           base: pathToFileURL(resolvePath(file)).href,
           sourceUri: encodeURI(relative(resolvePath(opts.output ? resolvePath(opts.output, '..') : '.'), resolvePath(file)).split('\\').join('/')),
         };
-        const { document, warnings } = await resolveProfile(profile.content, { loader: fileLoader(parseMap(opts.map)), ...fromFile, tool: `oscal-depot ${VERSION}` });
+        const { document, warnings } = await resolveProfile(profile.content, { loader: fileLoader(parseMap(opts.map), (message) => process.stderr.write(`${file === '-' ? '<stdin>' : file}: note: ${message}\n`)), ...fromFile, tool: `oscal-depot ${VERSION}` });
         process.stderr.write(describeWarnings(file, text, detectFormat(text), warnings));
         writeOutput(opts.output, serializeOscal(document, opts.to ?? profile.format));
       } catch (e) {

@@ -155,6 +155,27 @@ export function serveCommand(): Command {
       };
       process.once('SIGTERM', () => void shutdown('SIGTERM'));
       process.once('SIGINT', () => void shutdown('SIGINT'));
-      await app.listen({ port: opts.port, host: opts.host });
+      try {
+        await app.listen({ port: opts.port, host: opts.host });
+      } catch (e) {
+        // Without this the open store and worker threads would keep a server that serves nothing running.
+        closing = true;
+        await app.close().catch(() => undefined);
+        await workers.stop();
+        await store.close();
+        throw new UsageError(`cannot listen on ${hostAndPort(opts.host, opts.port)}: ${listenFailure(e)}`);
+      }
     });
+}
+
+function hostAndPort(host: string, port: number): string {
+  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/** Node's "listen EADDRINUSE: address already in use 127.0.0.1:8080", without the code and the address, which the line names already. */
+function listenFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason = error.message.replace(/^listen \w+: /, '').replace(/ \S*:\d+$/, '');
+  return code === 'EACCES' ? `${reason} (ports below 1024 need privileges; choose another with --port)` : reason;
 }

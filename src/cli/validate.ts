@@ -25,7 +25,7 @@ interface ValidateCommandOptions {
 
 async function check(file: string, opts: ValidateCommandOptions, sets: ConstraintSet[]): Promise<FileResult> {
   try {
-    const text = readInput(file);
+    const text = readInput(file, opts.from);
     const base = file === '-' ? undefined : pathToFileURL(resolvePath(file)).href;
     return {
       file,
@@ -43,7 +43,8 @@ async function check(file: string, opts: ValidateCommandOptions, sets: Constrain
   }
 }
 
-function issueLine(name: string, issue: ValidationIssue): string {
+/** `file:line:col path message`, or for a finding with a level `… level: message [rule]`. */
+export function issueLine(name: string, issue: ValidationIssue): string {
   const where = issue.line !== undefined ? `${name}:${issue.line}:${issue.column ?? 1}` : name;
   if (issue.level === undefined) return `${where} ${issue.path || '/'} ${issue.message}`;
   return `${where} ${issue.path || '/'} ${issue.level.toLowerCase()}: ${issue.message} [${issue.constraintId ?? issue.code}]`;
