@@ -86,6 +86,15 @@ describe('NIST\'s published profiles, stored unchanged, resolve through their ca
     assert.deepEqual(scrub(r.json()), scrub(cliResolution(lowA849)));
   });
 
+  for (const level of ['MODERATE', 'HIGH', 'PRIVACY']) {
+    test(`a849dbc ${level} (XML, importing "NIST_SP-800-53_rev5_catalog.xml"), as the CLI resolves it`, async () => {
+      const file = join(REV5_A849, 'xml', `NIST_SP-800-53_rev5_${level}-baseline_profile.xml`);
+      const r = await resolvedOf(await store('profile', file));
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual(scrub(r.json()), scrub(cliResolution(file)));
+    });
+  }
+
   for (const level of ['LOW', 'MODERATE', 'HIGH', 'PRIVACY']) {
     test(`88bb8de ${level}: the import is a #uuid resource whose rlinks are relative paths`, async () => {
       const file = join(REV5_88BB, 'json', `NIST_SP-800-53_rev5_${level}-baseline_profile.json`);
