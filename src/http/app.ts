@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCompress from '@fastify/compress';
-import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { SignInSettings } from '../auth/oidc-settings.js';
 import { TokenCache } from '../auth/token-cache.js';
@@ -24,6 +22,7 @@ import { validationRoutes } from './generic/validation-routes.js';
 import { fastReads, type FrontHandler } from './fast-read.js';
 import { genericIndexRoute, homePage, registryIndexRoute } from './index-routes.js';
 import { HttpMetrics, opsRoutes } from './ops.js';
+import { describe, json, registerOpenApi, TAGS } from './openapi.js';
 import { registryRoutes, uploadRoute } from './registry/routes.js';
 import { requestGuards } from './request-guards.js';
 import { apiHeaders, securityHeaders } from './security-headers.js';
@@ -98,19 +97,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addContentTypeParser([...CONTENT_MEDIA_TYPES], { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   await app.register(fastifyCompress, { global: true, threshold: 2048, encodings: ['br', 'gzip'] });
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: { title: 'OSCAL Depot', version: VERSION, description: 'The generic OSCAL REST interface (/oscal/v1) and the registry variant (/api/v1, /api/upload).' },
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', description: 'a local API token, or a JWT from the configured OpenID Connect provider' },
-          appSession: { type: 'apiKey', in: 'cookie', name: 'appSession', description: 'the web session set by /auth/login' },
-        },
-      },
-      security: [{ bearer: [] }, { appSession: [] }],
-    },
-  });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  await registerOpenApi(app, { version: VERSION, signIn: options.signIn !== undefined });
   await signInRoutes(app, options.signIn);
 
   const workers = options.workers ? { workers: options.workers } : {};
@@ -144,7 +131,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await uploadRoute(scope, registryDeps);
   });
   await opsRoutes(app, options.store, metrics);
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/openapi.json', describe({
+    operationId: 'getOpenApi', summary: 'This description (OpenAPI 3.0)', tags: [TAGS.operations], access: 'public', api: false,
+    responses: { 200: json('The OpenAPI description of both interfaces', { type: 'object', required: ['openapi', 'info', 'paths'] }) },
+  }), async () => app.swagger());
   homePage(app, { publicUrl: options.publicUrl, signIn: options.signIn !== undefined });
   // Behind a trusted proxy the client's address comes from X-Forwarded-For, which only fastify reads.
   if (options.trustProxy === undefined) {

@@ -3,6 +3,7 @@ import type { Identity } from '../auth/identity.js';
 import { ServiceError, unauthenticated } from '../service/errors.js';
 import type { AuditFilter, AuditRecord, Store } from '../store/types.js';
 import { decodeCursor, encodeCursor } from './list-page.js';
+import { describe, HEADERS, json, ref, TAGS } from './openapi.js';
 
 interface AuditQuerystring {
   limit: number;
@@ -62,7 +63,16 @@ function requireAdmin(identity: Identity): void {
  */
 export async function auditRoutes(api: FastifyInstance, deps: { store: Store; publicUrl: string }): Promise<void> {
   api.get<{ Querystring: AuditQuerystring }>('/audit', {
-    schema: { summary: 'The audit log of writes and access changes (admins only)', querystring: AUDIT_QUERYSTRING },
+    ...describe({
+      operationId: 'listAudit', summary: 'The audit log of writes and access changes (admins only)', tags: [TAGS.audit], access: 'required', querystring: AUDIT_QUERYSTRING,
+      description: 'Newest first; paged like the document lists (limit, opaque cursor, Link: rel="next").',
+      responses: {
+        200: json('One page of the log', ref('AuditList'), { headers: HEADERS.link }),
+        400: 'A filter is not valid (since and until are RFC 3339 date-times or dates), or the cursor is not one this server gave out',
+        401: 'No credentials, or refused ones',
+        403: 'The audit log is open to admins only',
+      },
+    }),
   }, async (request, reply) => {
     requireAdmin(request.identity);
     const { limit, cursor, since, until, actor, action, document } = request.query;

@@ -5,6 +5,7 @@ import { SignIn } from '../auth/oidc.js';
 import { SESSION_COOKIE } from '../auth/oidc-session.js';
 import type { SignInSettings } from '../auth/oidc-settings.js';
 import { ServiceError } from '../service/errors.js';
+import { describe, empty, TAGS } from './openapi.js';
 
 const PENDING_COOKIE = 'appSignIn';
 const CALLBACK = '/auth/callback';
@@ -39,7 +40,17 @@ export async function signInRoutes(app: FastifyInstance, settings: SignInSetting
   const cookie: CookieSerializeOptions = { httpOnly: true, sameSite: 'lax', secure: signIn.secure };
   const redirectUri = settings.publicUrl + CALLBACK;
 
-  app.get('/auth/login', { schema: { summary: 'Sign in at the OpenID Connect provider (authorization code flow with PKCE)', querystring: returnToQuery } }, async (request, reply) => {
+  const redirect = { Location: { type: 'string', description: 'where the browser goes next' } };
+  const signInOp = { tags: [TAGS.signIn], access: 'public', api: false } as const;
+  app.get('/auth/login', describe({
+    ...signInOp, operationId: 'signIn', summary: 'Sign in at the OpenID Connect provider (authorization code flow with PKCE)', querystring: returnToQuery,
+    responses: {
+      302: empty('To the provider\'s authorization endpoint; a short-lived cookie holds the pending sign-in', redirect),
+      400: 'return_to is not a path on this server',
+      502: 'The provider answered discovery with something unusable',
+      503: 'The provider cannot be reached',
+    },
+  }), async (request, reply) => {
     const { return_to: returnTo = LANDING } = request.query as { return_to?: string };
     const pending = { state: randomState(), nonce: randomNonce(), codeVerifier: randomPKCECodeVerifier(), returnTo };
     const url = await signIn.issuer.authorizationUrl(redirectUri, pending);
@@ -48,7 +59,16 @@ export async function signInRoutes(app: FastifyInstance, settings: SignInSetting
     return reply.header('cache-control', 'no-store').redirect(url.href);
   });
 
-  app.get(CALLBACK, { schema: { summary: 'Where the provider sends the browser back; sets the appSession cookie' } }, async (request, reply) => {
+  app.get(CALLBACK, describe({
+    ...signInOp, operationId: 'signInCallback', summary: 'Where the provider sends the browser back; sets the appSession cookie',
+    query: { type: 'object', properties: { code: { type: 'string' }, state: { type: 'string' }, error: { type: 'string' } } },
+    responses: {
+      302: empty('Signed in: the appSession cookie is set, and the browser goes where the sign-in started', redirect),
+      401: 'The sign-in expired, was not started in this browser, or the provider\'s answer did not check out',
+      502: 'The provider refused this server, or the claims do not fit in a session cookie',
+      503: 'The provider cannot be reached',
+    },
+  }), async (request, reply) => {
     const sealed = request.cookies[PENDING_COOKIE];
     reply.clearCookie(PENDING_COOKIE, { ...cookie, path: CALLBACK });
     const pending = await signIn.cookies.openPending(sealed ?? '');
@@ -63,7 +83,10 @@ export async function signInRoutes(app: FastifyInstance, settings: SignInSetting
     return reply.header('cache-control', 'no-store').redirect(settings.publicUrl + pending.returnTo);
   });
 
-  app.get('/auth/logout', { schema: { summary: 'Sign out: removes the appSession cookie', querystring: returnToQuery } }, async (request, reply) => {
+  app.get('/auth/logout', describe({
+    ...signInOp, operationId: 'signOut', summary: 'Sign out: removes the appSession cookie', querystring: returnToQuery,
+    responses: { 302: empty('Signed out: the cookie is removed, and the browser goes to return_to', redirect), 400: 'return_to is not a path on this server' },
+  }), async (request, reply) => {
     const { return_to: returnTo = LANDING } = request.query as { return_to?: string };
     reply.clearCookie(SESSION_COOKIE, { ...cookie, path: '/' });
     return reply.header('cache-control', 'no-store').redirect(settings.publicUrl + returnTo);

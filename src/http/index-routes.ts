@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { PLURALS } from '../service/model-segments.js';
 import { MODELS } from './generic/models.js';
+import { describe, json, ref, TAGS } from './openapi.js';
 
 /** Where a person or a program starting from nothing goes next: the documentation and the other interface. */
 function links(publicUrl: string, self: string, other: Record<string, string>): Record<string, string> {
@@ -15,7 +16,10 @@ export function genericIndexRoute(api: FastifyInstance, publicUrl: string): void
     models: MODELS.map((model) => ({ model, list: `${base}/${model}` })),
     links: links(publicUrl, '/oscal/v1', { registry: `${publicUrl}/api/v1`, validate: `${base}/validate` }),
   };
-  api.get('/', { schema: { summary: 'The models of this interface, with their list URLs, and where the documentation is' } }, async () => body);
+  api.get('/', describe({
+    operationId: 'getGenericIndex', summary: 'The models of this interface, with their list URLs, and where the documentation is', tags: [TAGS.documents], access: 'public',
+    responses: { 200: json('The index of the generic interface', ref('GenericIndex')) },
+  }), async () => body);
 }
 
 /** GET /api/v1: the registry's plural segments, the models they name and their list URLs. */
@@ -26,7 +30,10 @@ export function registryIndexRoute(api: FastifyInstance, publicUrl: string): voi
     models: Object.entries(PLURALS).map(([segment, model]) => ({ model, segment, list: `${base}/${segment}` })),
     links: links(publicUrl, '/api/v1', { upload: `${publicUrl}/api/upload`, generic: `${publicUrl}/oscal/v1` }),
   };
-  api.get('/', { schema: { summary: 'The models of the registry, with their list URLs, and where the documentation is' } }, async () => body);
+  api.get('/', describe({
+    operationId: 'getRegistryIndex', summary: 'The models of the registry, with their list URLs, and where the documentation is', tags: [TAGS.registry], access: 'public',
+    responses: { 200: json('The index of the registry', ref('RegistryIndex')) },
+  }), async () => body);
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Store } from '../store/types.js';
+import { describe, json, ref, TAGS } from './openapi.js';
 
 /** Request counts and durations by route, kept for /metrics whichever path answered. */
 export class HttpMetrics {
@@ -45,11 +46,23 @@ export async function opsRoutes(app: FastifyInstance, store: Store, metrics: Htt
     metrics.record(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime);
   });
 
-  const hidden = { schema: { hide: true } };
-  app.get('/healthz', hidden, async () => ({ status: 'ok' }));
-  app.get('/readyz', hidden, async (_request, reply) => {
+  const ops = { tags: [TAGS.operations], access: 'public', api: false } as const;
+  app.get('/healthz', describe({
+    ...ops, operationId: 'getHealth', summary: 'Liveness: the process answers',
+    responses: { 200: json('The process is up', ref('Status'), { example: { status: 'ok' } }) },
+  }), async () => ({ status: 'ok' }));
+  app.get('/readyz', describe({
+    ...ops, operationId: 'getReadiness', summary: 'Readiness: the store answers',
+    responses: {
+      200: json('Ready to serve', ref('Status'), { example: { status: 'ready' } }),
+      503: json('The store does not answer', ref('Status'), { example: { status: 'store unavailable' } }),
+    },
+  }), async (_request, reply) => {
     const ok = await store.ping().catch(() => false);
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'store unavailable' });
   });
-  app.get('/metrics', hidden, async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
+  app.get('/metrics', describe({
+    ...ops, operationId: 'getMetrics', summary: 'Prometheus metrics: requests by route and status, documents, rendition jobs, the process',
+    responses: { 200: { description: 'Prometheus text exposition format 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } } },
+  }), async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
 }

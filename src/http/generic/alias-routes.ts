@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { checkedAliases, type AliasList, type AliasService } from '../../service/aliases.js';
 import { ServiceError } from '../../service/errors.js';
 import { bodyOf } from '../request-body.js';
+import { describe, json, jsonBody, ref, TAGS } from '../openapi.js';
 
 type Params = { model: string; id: string };
 
@@ -33,10 +34,32 @@ export function queryAliases(request: FastifyRequest): string[] {
 /** GET and PUT /{model}/{id}/aliases: the names other documents import this one by. */
 export function aliasRoutes(app: FastifyInstance, deps: { aliases: AliasService; params: object }): void {
   app.get<{ Params: Params }>('/:model/:id/aliases', {
-    schema: { summary: 'The aliases a document is known by to profile imports: given ones, and those its metadata holds', params: deps.params },
+    ...describe({
+      operationId: 'getAliases', summary: 'The aliases a document is known by to profile imports: given ones, and those its metadata holds', tags: [TAGS.aliases], access: 'optional',
+      params: deps.params,
+      responses: {
+        200: json('The aliases', ref('AliasList')),
+        404: 'No such document, or the caller may not read it',
+        422: 'The path names no OSCAL model type (unknown-model)',
+      },
+    }),
   }, async (request) => aliasesJson(await deps.aliases.list(request.identity, request.params.model, request.params.id)));
 
   app.put<{ Params: Params }>('/:model/:id/aliases', {
-    schema: { summary: 'Replace the aliases given to a document (file names or URLs that profiles import it by)', params: deps.params },
+    ...describe({
+      operationId: 'replaceAliases', summary: 'Replace the aliases given to a document (file names or URLs that profiles import it by)', tags: [TAGS.aliases], access: 'required',
+      params: deps.params,
+      body: jsonBody(ref('AliasChange')),
+      responses: {
+        200: json('The aliases after the change', ref('AliasList')),
+        400: 'The body is not {"aliases": [...]} with acceptable aliases',
+        401: 'No credentials, or refused ones',
+        403: 'The caller may read the document but not change it',
+        404: 'No such document, or the caller may not read it',
+        413: 'The body is larger than this server accepts',
+        415: 'The body is not application/json',
+        422: 'The path names no OSCAL model type (unknown-model)',
+      },
+    }),
   }, async (request) => aliasesJson(await deps.aliases.replace(request.identity, request.params.model, request.params.id, bodyAliases(request))));
 }

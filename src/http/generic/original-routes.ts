@@ -5,14 +5,15 @@ import { RESPONSE_TYPE } from '../../service/media-types.js';
 import type { Store } from '../../store/types.js';
 import { sendStored } from '../send-rendition.js';
 import { MODELS } from './models.js';
+import { CONDITIONAL, describe, HEADERS, NOT_MODIFIED, OSCAL_CONTENT, TAGS, type ResponseSpec } from '../openapi.js';
 
 const params = {
   type: 'object',
   properties: {
-    model: { type: 'string', enum: [...MODELS] },
-    id: { type: 'string', maxLength: 64 },
+    model: { type: 'string', enum: [...MODELS], description: 'the OSCAL model' },
+    id: { type: 'string', maxLength: 64, description: 'the content uuid of the document' },
     // Revisions are numbered from 1; any other segment names no resource (404).
-    revision: { type: 'string', pattern: '^[1-9][0-9]{0,8}$' },
+    revision: { type: 'string', pattern: '^[1-9][0-9]{0,8}$', description: 'the revision number, from 1' },
   },
   required: ['model', 'id'],
 } as const;
@@ -30,10 +31,22 @@ export function originalRoutes(app: FastifyInstance, deps: { store: Store; docum
     const original = await deps.documents.original(request.identity, model, id, revision === undefined ? undefined : Number(revision));
     return sendStored(deps.store, request, reply, original.hash, RESPONSE_TYPE[original.format]);
   });
-  app.get('/:model/:id/original', {
-    schema: { summary: 'The current revision as it was received, byte for byte (owner or admin)', params },
-  }, send);
-  app.get('/:model/:id/revision/:revision/original', {
-    schema: { summary: 'A revision as it was received, byte for byte (owner or admin)', params: { ...params, required: ['model', 'id', 'revision'] } },
-  }, send);
+  const responses = (what: string, missing: string): Record<number, ResponseSpec> => ({
+    200: { description: `${what} as received, with the media type of its format`, content: OSCAL_CONTENT, headers: HEADERS.etag },
+    304: NOT_MODIFIED,
+    401: 'No credentials, or refused ones',
+    403: 'Only the owner or an admin may read the bytes as sent',
+    404: missing,
+    409: 'The document kept changing while it was read',
+    422: 'The path names no OSCAL model type (unknown-model)',
+  });
+  app.get('/:model/:id/original', describe({
+    operationId: 'getOriginal', summary: 'The current revision as it was received, byte for byte (owner or admin)', tags: [TAGS.documents], access: 'required', params, headers: CONDITIONAL,
+    responses: responses('The current revision', 'No such document, or the caller may not read it'),
+  }), send);
+  app.get('/:model/:id/revision/:revision/original', describe({
+    operationId: 'getRevisionOriginal', summary: 'A revision as it was received, byte for byte (owner or admin)', tags: [TAGS.documents], access: 'required',
+    params: { ...params, required: ['model', 'id', 'revision'] }, headers: CONDITIONAL,
+    responses: responses('The revision', 'No such document or revision (a revision number is from 1), or the caller may not read the document'),
+  }), send);
 }

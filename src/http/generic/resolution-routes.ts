@@ -8,6 +8,7 @@ import { snapshotEntry, type SnapshotService } from '../../service/snapshots.js'
 import type { Store } from '../../store/types.js';
 import { bodyOf } from '../request-body.js';
 import { snapshotReadRoutes } from './snapshot-routes.js';
+import { describe, json, jsonBody, OSCAL_CONTENT, ref, TAGS } from '../openapi.js';
 
 /** Header room for warnings: proxies commonly refuse header lines past 8 KB. */
 const WARNINGS_HEADER_LIMIT = 6000;
@@ -29,10 +30,32 @@ function warningsHeader(warnings: ResolutionWarning[]): string {
 
 /** Profile resolution (generic-interface 4.5, D8, D10). */
 export function resolutionRoutes(app: FastifyInstance, deps: { store: Store; resolution: ResolutionService; snapshots: SnapshotService; base: string }): void {
-  const params = { type: 'object', properties: { id: { type: 'string', maxLength: 64 }, snapshot: { type: 'string', maxLength: 64 } }, required: ['id'] } as const;
+  const params = {
+    type: 'object',
+    properties: { id: { type: 'string', maxLength: 64, description: 'the content uuid of the profile' }, snapshot: { type: 'string', maxLength: 64, description: 'the snapshot id' } },
+    required: ['id'],
+  } as const;
+  const cannotResolve = 'The profile cannot be resolved (an import not found or not readable, a circular import, an invalid directive, ...): the chain of imports in errors';
 
   app.get<{ Params: { id: string } }>('/profile/:id/resolved-catalog', {
-    schema: { summary: 'Resolve the profile now; warnings in the Resolution-Warnings header (JSON)', params },
+    ...describe({
+      operationId: 'resolveProfile', summary: 'Resolve the profile now; warnings in the Resolution-Warnings header (JSON)', tags: [TAGS.resolution], access: 'optional', params,
+      description: 'Imports come from this store (as the caller may read them, by URL or alias), the configured import map, and the network for allowed hosts only.',
+      responses: {
+        200: {
+          description: 'The resolved catalog in the asked format',
+          content: OSCAL_CONTENT,
+          headers: {
+            'Resolution-Warnings': { type: 'string', description: 'the warnings as a JSON array of {code, message, path, profile?}, as many as fit, ASCII' },
+            'Resolution-Warning-Count': { type: 'string', description: 'how many warnings there were' },
+          },
+        },
+        404: 'No such profile, or the caller may not read it',
+        406: 'Accept names no format this server produces',
+        409: 'The profile kept changing while it was read',
+        422: cannotResolve,
+      },
+    }),
   }, async (request, reply) => {
     const format = negotiateFormat(request.headers.accept);
     if (!format) throw new ServiceError(406, 'not-acceptable', 'Accept names no format this server produces: use application/json, application/xml or application/yaml');
@@ -42,11 +65,27 @@ export function resolutionRoutes(app: FastifyInstance, deps: { store: Store; res
   });
 
   app.post<{ Params: { id: string } }>('/profile/:id/resolved-snapshot', {
-    schema: { summary: 'Resolve the profile and keep the result as a resolved snapshot', params },
+    ...describe({
+      operationId: 'createResolvedSnapshot', summary: 'Resolve the profile and keep the result as a resolved snapshot', tags: [TAGS.resolution], access: 'required', params,
+      description: 'The body (optional) gives the description, labels and types; the type resolved-profile is always among them.',
+      body: jsonBody(ref('SnapshotNotes'), false),
+      responses: {
+        201: json('The resolved snapshot, with the warnings of the resolution', ref('SnapshotEntry'), { headers: { Location: { type: 'string', description: 'the URL of the snapshot' } } }),
+        400: 'The body is not valid JSON, or not valid snapshot settings',
+        401: 'No credentials, or refused ones',
+        403: 'The caller may read the profile but not change it',
+        404: 'No such profile, or the caller may not read it',
+        409: 'The profile is under a legal hold, or kept changing',
+        413: 'The body is larger than this server accepts',
+        415: 'A body that is not application/json',
+        422: cannotResolve,
+      },
+    }),
   }, async (request, reply) => {
     const snapshot = await deps.resolution.snapshot(request.identity, request.params.id, bodyOf(request), request.headers['content-type']);
     return reply.code(201).header('Location', `${deps.base}/profile/${request.params.id}/resolved-snapshot/${snapshot.id}`).send(snapshotEntry(snapshot));
   });
 
-  snapshotReadRoutes(app, { store: deps.store, snapshots: deps.snapshots, kind: 'resolved', prefix: '/profile/:id/resolved-snapshot', listName: () => 'resolved-snapshot-list', params, model: 'profile' });
+  snapshotReadRoutes(app, { store: deps.store, snapshots: deps.snapshots, kind: 'resolved', prefix: '/profile/:id/resolved-snapshot', listName: () => 'resolved-snapshot-list', params, model: 'profile',
+    describe: { name: 'ResolvedSnapshot', tag: TAGS.resolution, list: 'ResolvedSnapshotList' } });
 }

@@ -10,6 +10,7 @@ import type { ConstraintSetRecord } from '../../store/types.js';
 import { findingJson } from '../findings.js';
 import { bodyOf } from '../request-body.js';
 import { MODELS } from './models.js';
+import { describe, empty, json, OSCAL_BODY, ref, TAGS, type ResponseSpec } from '../openapi.js';
 
 export interface ValidationDeps {
   validation: ValidationService;
@@ -17,7 +18,7 @@ export interface ValidationDeps {
   publicUrl: string;
 }
 
-const nameParam = { type: 'string', maxLength: 64 } as const;
+const nameParam = { type: 'string', maxLength: 64, description: 'the name of the constraint set' } as const;
 const VALIDATION_QUERY = {
   type: 'object',
   properties: {
@@ -31,6 +32,13 @@ interface ValidationQuery {
   constraints?: string;
   'include-pass'?: boolean;
 }
+
+/** A validation report: JSON, or SARIF as Accept asks. */
+function reportResponse(description: string, schema: string): ResponseSpec {
+  return { description, content: { 'application/json': { schema: ref(schema) }, 'application/sarif+json': { schema: ref('SarifLog') } } };
+}
+
+const SET_XML = { 'application/xml': { schema: { type: 'string', description: 'a METASCHEMA-CONSTRAINTS document (metaschema-meta-constraints)' } } };
 
 function setNames(query: ValidationQuery): string[] {
   return (query.constraints ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -84,11 +92,29 @@ export async function validationRoutes(app: FastifyInstance, deps: ValidationDep
   const nameParams = { type: 'object', properties: { name: nameParam }, required: ['name'] } as const;
 
   app.get('/constraint-set', {
-    schema: { summary: 'List the registered constraint sets', tags: ['constraint sets'] },
+    ...describe({
+      operationId: 'listConstraintSets', summary: 'List the registered constraint sets', tags: [TAGS.constraintSets], access: 'required',
+      responses: { 200: json('The registered sets', ref('ConstraintSetList')), 401: 'No credentials, or refused ones' },
+    }),
   }, async (request) => ({ 'constraint-sets': (await constraintSets.list(request.identity)).map((r) => setEntry(r, base)) }));
 
   app.put<{ Params: { name: string }; Body: Buffer }>('/constraint-set/:name', {
-    schema: { summary: 'Register or replace a constraint set (metaschema-meta-constraints XML); admins only', tags: ['constraint sets'], params: nameParams },
+    ...describe({
+      operationId: 'putConstraintSet', summary: 'Register or replace a constraint set (metaschema-meta-constraints XML); admins only', tags: [TAGS.constraintSets], access: 'required',
+      params: nameParams,
+      description: 'Names are 1 to 64 of a-z, 0-9, ".", "_" and "-", starting with a letter or digit. Imports name other registered sets.',
+      body: { content: SET_XML },
+      responses: {
+        200: json('Replaced', ref('ConstraintSet')),
+        201: json('Registered', ref('ConstraintSet'), { headers: { Location: { type: 'string', description: 'the URL of the set' } } }),
+        400: 'Not a constraint set name, or the body is not UTF-8',
+        401: 'No credentials, or refused ones',
+        403: 'Registering constraint sets needs the admin role',
+        413: 'The body is larger than this server accepts',
+        415: 'Content-Type is missing or not XML',
+        422: 'Not a valid constraint set',
+      },
+    }),
   }, async (request, reply) => {
     const { created, record } = await constraintSets.put(request.identity, request.params.name, bodyOf(request));
     if (created) reply.code(201).header('Location', `${base}/constraint-set/${record.name}`);
@@ -96,33 +122,79 @@ export async function validationRoutes(app: FastifyInstance, deps: ValidationDep
   });
 
   app.get<{ Params: { name: string } }>('/constraint-set/:name', {
-    schema: { summary: 'The XML of a registered constraint set', tags: ['constraint sets'], params: nameParams },
+    ...describe({
+      operationId: 'getConstraintSet', summary: 'The XML of a registered constraint set', tags: [TAGS.constraintSets], access: 'required', params: nameParams,
+      responses: {
+        200: { description: 'The set as registered', content: SET_XML, headers: { ETag: { type: 'string', description: 'the sha-256 of the set' } } },
+        400: 'Not a constraint set name',
+        401: 'No credentials, or refused ones',
+        404: 'No constraint set of this name',
+      },
+    }),
   }, async (request, reply) => {
     const record = await constraintSets.get(request.identity, request.params.name);
     return reply.type('application/xml').header('ETag', `"${record.hash}"`).send(record.text);
   });
 
   app.delete<{ Params: { name: string } }>('/constraint-set/:name', {
-    schema: { summary: 'Remove a registered constraint set; admins only', tags: ['constraint sets'], params: nameParams },
+    ...describe({
+      operationId: 'deleteConstraintSet', summary: 'Remove a registered constraint set; admins only', tags: [TAGS.constraintSets], access: 'required', params: nameParams,
+      responses: {
+        204: empty('Removed'),
+        400: 'Not a constraint set name',
+        401: 'No credentials, or refused ones',
+        403: 'Deleting constraint sets needs the admin role',
+        404: 'No constraint set of this name',
+      },
+    }),
   }, async (request, reply) => {
     await constraintSets.remove(request.identity, request.params.name);
     return reply.code(204).send();
   });
 
   app.post<{ Body: Buffer; Querystring: ValidationQuery }>('/validate', {
-    schema: { summary: 'Validate content in JSON, XML or YAML without storing it: schema, model constraints and the named sets', tags: ['validation'], querystring: VALIDATION_QUERY },
+    ...describe({
+      operationId: 'validateContent', summary: 'Validate content in JSON, XML or YAML without storing it: schema, model constraints and the named sets', tags: [TAGS.validation], access: 'required',
+      description: 'Content that is not valid is still 200: the report says what is wrong. Accept: application/json (default) or application/sarif+json.',
+      querystring: VALIDATION_QUERY,
+      body: OSCAL_BODY,
+      responses: {
+        200: reportResponse('The validation report', 'ValidationReport'),
+        400: 'A named constraint set is not registered, the body cannot be read as text of its encoding, or a query parameter is not valid',
+        401: 'No credentials, or refused ones',
+        406: 'Accept names neither application/json nor application/sarif+json',
+        413: 'The body is larger than this server accepts',
+        415: 'Content-Type names no OSCAL format, or the body\'s encoding is not read',
+      },
+    }),
   }, async (request, reply) => {
     const result = await validation.validateBody(request.identity, bodyOf(request), request.headers['content-type'], setNames(request.query));
     return sendReport(request, reply, result, 'request-body');
   });
 
   app.get<{ Params: { model: string; id: string }; Querystring: ValidationQuery }>('/:model/:id/validation', {
-    schema: {
+    ...describe({
+      operationId: 'validateDocument',
       summary: 'Validate the current revision of a document: schema, model constraints and the named sets',
-      tags: ['validation'],
-      params: { type: 'object', properties: { model: { type: 'string', enum: [...MODELS] }, id: { type: 'string', maxLength: 64 } }, required: ['model', 'id'] },
+      description: 'The current revision checked now (the documents it reaches may have changed), located in the bytes it was sent as, beside what was found when it was stored. Anonymous callers may validate public documents, without constraint sets.',
+      tags: [TAGS.validation],
+      access: 'optional',
+      params: {
+        type: 'object',
+        properties: { model: { type: 'string', enum: [...MODELS], description: 'the OSCAL model' }, id: { type: 'string', maxLength: 64, description: 'the content uuid of the document' } },
+        required: ['model', 'id'],
+      },
       querystring: VALIDATION_QUERY,
-    },
+      responses: {
+        200: reportResponse('The validation report of the current revision', 'StoredValidationReport'),
+        400: 'A named constraint set is not registered, or a query parameter is not valid',
+        401: 'Constraint sets were named without credentials, or credentials were refused',
+        404: 'No such document, or the caller may not read it',
+        406: 'Accept names neither application/json nor application/sarif+json',
+        409: 'The document kept changing while it was read',
+        422: 'The path names no OSCAL model type (unknown-model)',
+      },
+    }),
   }, async (request, reply) => {
     const { model, id } = request.params;
     const result = await validation.validateStored(request.identity, model, id, setNames(request.query));
