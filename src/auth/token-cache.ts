@@ -1,4 +1,4 @@
-import type { Store, TokenRecord } from '../store/types.js';
+import type { TokenRecord, TokenStore } from '../store/types.js';
 
 const MAX_ENTRIES = 10_000;
 
@@ -11,7 +11,7 @@ const MAX_ENTRIES = 10_000;
 export class TokenCache {
   private readonly entries = new Map<string, { token: TokenRecord; until: number }>();
 
-  constructor(private readonly store: Store, private readonly ttlMs: number) {}
+  constructor(private readonly store: TokenStore, private readonly ttlMs: number) {}
 
   async find(hash: string, now = Date.now()): Promise<TokenRecord | undefined> {
     const hit = this.entries.get(hash);

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { sha256 } from '../service/blobs.js';
-import type { Role, Store } from '../store/types.js';
+import type { Role, TokenStore } from '../store/types.js';
 
 const PREFIX = 'odt_';
 
@@ -9,7 +9,7 @@ const PREFIX = 'odt_';
  * Creates a local API token; the secret is returned once and only its hash is stored. The audit
  * log records who made it (`actor`), for whom and with which role, never the secret.
  */
-export async function createToken(store: Store, request: { user: string; role: Role; expiresAt?: Date; actor: string }): Promise<{ id: string; token: string }> {
+export async function createToken(store: TokenStore, request: { user: string; role: Role; expiresAt?: Date; actor: string }): Promise<{ id: string; token: string }> {
   const { user, role, expiresAt, actor } = request;
   const owner = await store.ensureUser(user);
   const token = PREFIX + randomBytes(32).toString('base64url');

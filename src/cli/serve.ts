@@ -9,8 +9,7 @@ import type { TlsFiles } from '../http/server-factory.js';
 import { LEVELS, type Level } from '../oscal/constraints/model.js';
 import { RenditionWorkers } from '../service/rendition-workers.js';
 import type { StoreConfig } from '../store/index.js';
-import { SqliteStore } from '../store/sqlite/sqlite-store.js';
-import type { Store } from '../store/types.js';
+import type { TokenStore } from '../store/types.js';
 import { openStoreFor, UsageError } from './failures.js';
 import { parseMap } from './file-loader.js';
 import { durationValue, portValue, sizeValue, wholeNumberValue } from './option-values.js';
@@ -67,7 +66,7 @@ function trustProxy(text: string): boolean | string {
 }
 
 /** On first start in local mode an admin token is written where only this user can read it (D6). */
-async function ensureAdminToken(store: Store, dataDir: string, log: (message: string) => void): Promise<void> {
+async function ensureAdminToken(store: TokenStore, dataDir: string, log: (message: string) => void): Promise<void> {
   if ((await store.countTokens()) > 0) return;
   const { token } = await createToken(store, { user: 'admin', role: 'admin', actor: 'server' });
   mkdirSync(dataDir, { recursive: true });
@@ -124,7 +123,8 @@ export function serveCommand(): Command {
       const protections = protectionsOf(opts);
       const storeConfig: StoreConfig = { dataDir: opts.data, ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}) };
       const store = await openStoreFor(storeConfig);
-      if (store instanceof SqliteStore) store.requeueRunningJobs();
+      // Jobs a stopped server left running go back to the queue (each backend knows which those are).
+      await store.requeueRunningJobs();
       const publicUrl = (opts.publicUrl ?? `${protections.tls ? 'https' : 'http'}://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${opts.port}`).replace(/\/+$/, '');
       const signIn = signInSettings(opts, { publicUrl, dataDir: opts.data, sharedStore: Boolean(opts.databaseUrl) });
       const workers = new RenditionWorkers(opts.workers, storeConfig, (e) => app.log.error({ err: e }, 'rendition worker failed'));

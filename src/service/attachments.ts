@@ -4,7 +4,7 @@ import type { Identity } from '../auth/identity.js';
 import type { ParsedDocument } from '../oscal/formats/index.js';
 import { jsonLocator } from '../oscal/formats/json-reader.js';
 import { markupToMarkdown } from '../oscal/markup/index.js';
-import { StoreConflictError, type AttachmentInput, type Store } from '../store/types.js';
+import { StoreConflictError, type AttachmentInput, type AttachmentStore, type DocumentStore } from '../store/types.js';
 import { fileBlob, gunzip, sha256 } from './blobs.js';
 import { ContentGone, retryWhenGone } from './content.js';
 import { readContent, type DocumentService } from './documents.js';
@@ -56,7 +56,7 @@ export class AttachmentService {
   /** The tail of each document's queue of attachment changes in this process. */
   private readonly turns = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly store: Store, private readonly documents: DocumentService, private readonly publicUrl: string) {}
+  constructor(private readonly store: AttachmentStore & DocumentStore, private readonly documents: DocumentService, private readonly publicUrl: string) {}
 
   hrefOf(model: string, id: string, resourceUuid: string): string {
     return `${this.publicUrl}/oscal/v1/${model}/${id}/attachment/${resourceUuid}`;

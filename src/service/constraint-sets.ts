@@ -2,7 +2,7 @@ import type { Identity } from '../auth/identity.js';
 import { mayManageConstraintSets } from '../auth/policy.js';
 import { ConstraintDefinitionError, readConstraintSet } from '../oscal/constraints/external.js';
 import type { ConstraintSet } from '../oscal/constraints/index.js';
-import type { ConstraintSetRecord, Store } from '../store/types.js';
+import type { ConstraintSetRecord, ConstraintSetStore } from '../store/types.js';
 import { sha256 } from './blobs.js';
 import { ServiceError, unauthenticated } from './errors.js';
 
@@ -30,7 +30,7 @@ function importedName(href: string): string {
 export class ConstraintSetService {
   private readonly compiled = new Map<string, { hash: string; set: ConstraintSet }>();
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: ConstraintSetStore) {}
 
   async put(identity: Identity, name: string, body: Buffer): Promise<{ created: boolean; record: ConstraintSetRecord }> {
     if (identity.kind === 'anonymous') throw unauthenticated();

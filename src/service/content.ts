@@ -1,7 +1,7 @@
 import type { Identity } from '../auth/identity.js';
 import { OscalError } from '../oscal/errors.js';
 import { parseOscal, type Format, type ParsedDocument } from '../oscal/formats/index.js';
-import type { JobRecord, RevisionRecord, Store } from '../store/types.js';
+import type { BlobStore, DocumentStore, JobRecord, JobStore, RenditionStore, RevisionRecord, RevisionStore } from '../store/types.js';
 import { gunzip } from './blobs.js';
 import { notFound, ServiceError } from './errors.js';
 import type { DocumentService } from './documents.js';
@@ -39,34 +39,34 @@ export async function retryWhenGone<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
-async function storedText(store: Store, canonicalHash: string): Promise<string> {
+async function storedText(store: BlobStore, canonicalHash: string): Promise<string> {
   const gzip = await store.getBlob(canonicalHash);
   if (!gzip) throw new ContentGone(`blob ${canonicalHash} is gone`);
   return gunzip(gzip).toString('utf8');
 }
 
 /** A stored JSON form, read back. */
-export async function readStored(store: Store, canonicalHash: string): Promise<ParsedDocument> {
+export async function readStored(store: BlobStore, canonicalHash: string): Promise<ParsedDocument> {
   return parseOscal(await storedText(store, canonicalHash), 'json');
 }
 
-export async function revisionRecord(store: Store, documentId: string, revision: number): Promise<RevisionRecord> {
+export async function revisionRecord(store: RevisionStore, documentId: string, revision: number): Promise<RevisionRecord> {
   const rev = await store.getRevision(documentId, revision);
   if (!rev) throw new ContentGone(`revision ${revision} of ${documentId} is gone`);
   return rev;
 }
 
-export async function readRevision(store: Store, documentId: string, revision: number): Promise<ParsedDocument> {
+export async function readRevision(store: RevisionStore & BlobStore, documentId: string, revision: number): Promise<ParsedDocument> {
   return readStored(store, (await revisionRecord(store, documentId, revision)).canonicalHash);
 }
 
 /** A revision's stored JSON form as plain JSON: it is typed by the model already, which is all some readers need. */
-export async function revisionJson(store: Store, documentId: string, revision: number): Promise<Record<string, unknown>> {
+export async function revisionJson(store: RevisionStore & BlobStore, documentId: string, revision: number): Promise<Record<string, unknown>> {
   return JSON.parse(await storedText(store, (await revisionRecord(store, documentId, revision)).canonicalHash));
 }
 
 /** Makes a rendition from the stored JSON form: in workers, and on request when no job will. */
-export async function renderRevision(store: Store, documentId: string, revision: number, format: Format) {
+export async function renderRevision(store: RevisionStore & BlobStore, documentId: string, revision: number, format: Format) {
   return renditionBlob(await readRevision(store, documentId, revision), format);
 }
 
@@ -80,7 +80,7 @@ export class ContentService {
    */
   private readonly ready = new Map<string, { hash: string; size: number }>();
 
-  constructor(private readonly store: Store, private readonly documents: DocumentService) {}
+  constructor(private readonly store: DocumentStore & RevisionStore & BlobStore & RenditionStore & JobStore, private readonly documents: DocumentService) {}
 
   /**
    * The current revision in the asked format, or the job that is still making it (D5); ContentGone

@@ -5,7 +5,7 @@ import { decodeDocumentBytes, parseOscal, type Format, type ParsedDocument } fro
 import { applyContentIdentifier, dropEmptyDocumentIds } from '../oscal/identifiers.js';
 import { atLeast, validateDocument, type ValidationIssue } from '../oscal/validate/index.js';
 import { locateIssues } from '../oscal/validate/locate.js';
-import { StoreConflictError, type AccessRecord, type AttachmentInput, type RevisionInput, type DocumentRecord, type Grant, type ListQuery, type SortKey, type StoredFinding, type Store, type Visibility } from '../store/types.js';
+import { StoreConflictError, type AccessRecord, type AttachmentInput, type RevisionInput, type DocumentRecord, type Grant, type ListQuery, type SortKey, type StoredFinding, type AccessStore, type BlobStore, type DocumentStore, type RevisionStore, type Visibility } from '../store/types.js';
 import { blobOf } from './blobs.js';
 import { readRevision, retryWhenGone } from './content.js';
 import { MAX_ERROR_DETAILS, ServiceError, forbidden, found, notFound, unauthenticated, type ErrorDetail } from './errors.js';
@@ -103,7 +103,7 @@ function metadataOf(doc: ParsedDocument): Record<string, unknown> {
 }
 
 export class DocumentService {
-  constructor(private readonly store: Store, private readonly settings: Settings, private readonly checks: WriteChecks) {}
+  constructor(private readonly store: DocumentStore & RevisionStore & BlobStore & AccessStore, private readonly settings: Settings, private readonly checks: WriteChecks) {}
 
   /** The document and the caller's rights over it; 404 when it is absent or unreadable. */
   async readable(identity: Identity, model: string, id: string): Promise<{ doc: DocumentRecord; rights: Rights }> {

@@ -2,7 +2,7 @@ import { mayCreate } from '../auth/policy.js';
 import type { Identity } from '../auth/identity.js';
 import type { ParsedDocument } from '../oscal/formats/index.js';
 import { applyContentIdentifier, CONTENT_UUID_SCHEME, isContentUuid } from '../oscal/identifiers.js';
-import { StoreConflictError, type DocumentRecord, type RevisionRecord, type Store } from '../store/types.js';
+import { StoreConflictError, type DocumentRecord, type DocumentStore, type RevisionRecord, type RevisionStore } from '../store/types.js';
 import type { DocumentService } from './documents.js';
 import { readContent } from './documents.js';
 import { forbidden, found, notFound, ServiceError, unauthenticated } from './errors.js';
@@ -29,7 +29,7 @@ function registryContentUuid(doc: ParsedDocument): string {
  * the generic interface: a revision is a numbered version.
  */
 export class RegistryService {
-  constructor(private readonly store: Store, private readonly documents: DocumentService) {}
+  constructor(private readonly store: DocumentStore & RevisionStore, private readonly documents: DocumentService) {}
 
   /** PUT as upsert: 201 when created, 204 when a new version was added. */
   async upsert(identity: Identity, model: string, id: string, body: Buffer, contentType: string | undefined): Promise<'created' | 'updated'> {

@@ -4,7 +4,7 @@ import { OscalError } from '../oscal/errors.js';
 import { decodeDocumentBytes, parseOscal } from '../oscal/formats/index.js';
 import { CONTENT_UUID_SCHEME } from '../oscal/identifiers.js';
 import { ResolutionError, resolveProfile, type ImportLoader, type LoadedDocument, type ResolvedCatalog } from '../oscal/resolve/index.js';
-import type { SnapshotRecord, Store } from '../store/types.js';
+import type { BlobStore, RevisionStore, SnapshotRecord } from '../store/types.js';
 import { AmbiguousAlias, type AliasService } from './aliases.js';
 import type { AttachmentService } from './attachments.js';
 import { plainBytes } from './attachments.js';
@@ -106,7 +106,7 @@ export class ResolutionService {
   private readonly files = new FileCache();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: RevisionStore & BlobStore,
     private readonly documents: DocumentService,
     private readonly attachments: AttachmentService,
     private readonly snapshots: SnapshotService,

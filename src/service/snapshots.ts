@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Identity } from '../auth/identity.js';
 import type { ParsedDocument } from '../oscal/formats/index.js';
 import { markupToMarkdown } from '../oscal/markup/index.js';
-import { StoreConflictError, type SnapshotKind, type SnapshotNotes, type SnapshotRecord, type Store } from '../store/types.js';
+import { StoreConflictError, type SnapshotKind, type SnapshotNotes, type SnapshotRecord, type BlobStore, type RevisionStore, type SnapshotStore } from '../store/types.js';
 import { blobOf } from './blobs.js';
 import { readRevision, readStored, retryWhenGone } from './content.js';
 import { readContent, type DocumentService } from './documents.js';
@@ -98,7 +98,7 @@ function checkedBlob(doc: ParsedDocument) {
  * make and annotate them; deleting one, like deleting a version, is for the owner or an admin.
  */
 export class SnapshotService {
-  constructor(private readonly store: Store, private readonly documents: DocumentService) {}
+  constructor(private readonly store: SnapshotStore & RevisionStore & BlobStore, private readonly documents: DocumentService) {}
 
   async list(identity: Identity, model: string, id: string, kind: SnapshotKind): Promise<SnapshotRecord[]> {
     await this.documents.readable(identity, model, id);

@@ -4,7 +4,7 @@ import { decodeDocumentBytes, type Format, type ParsedDocument } from '../oscal/
 import type { ImportLoader } from '../oscal/resolve/index.js';
 import { atLeast, constraintIssues, validateDocument, validateFully, validateParsed, type ValidationIssue, type ValidationResult } from '../oscal/validate/index.js';
 import { locateIssues } from '../oscal/validate/locate.js';
-import type { StoredFinding, Store } from '../store/types.js';
+import type { BlobStore, RevisionStore, StoredFinding } from '../store/types.js';
 import { gunzip } from './blobs.js';
 import type { ConstraintSetService } from './constraint-sets.js';
 import { readRevision, retryWhenGone, revisionRecord } from './content.js';
@@ -52,7 +52,7 @@ function storedFinding(issue: ValidationIssue): StoredFinding {
  */
 export class ValidationService {
   constructor(
-    private readonly store: Store,
+    private readonly store: RevisionStore & BlobStore,
     private readonly documents: DocumentService,
     private readonly constraintSets: ConstraintSetService,
     private readonly loaders: (identity: Identity) => ImportLoader,

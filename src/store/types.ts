@@ -1,6 +1,7 @@
 /**
- * The store's narrow interface: each operation is one transaction, shaped by what the service
- * layer needs, so each backend (SQLite now, PostgreSQL later) implements it natively.
+ * The store's record types, shared by both backends, the services and the HTTP layer. The store's
+ * operations are declared by concern in interfaces/ (documents, revisions, blobs, ...), and
+ * re-exported here with `Store`, their union, so that every store type has one place to come from.
  */
 import type { Format } from '../oscal/formats/index.js';
 
@@ -249,81 +250,16 @@ export class StoreConflictError extends Error {
   }
 }
 
-export interface Store {
-  readonly kind: 'sqlite' | 'postgres';
-  close(): Promise<void>;
-  ping(): Promise<boolean>;
-
-  createDocument(doc: { id: string; model: string; owner: string; visibility: Visibility }, revision: RevisionInput, audit: AuditEntry): Promise<{ jobs: string[] }>;
-  /**
-   * Adds the next revision; numbering is gapless. With `ifRevision`, refuses ('stale') unless
-   * that is still the current revision: read-modify-write callers lose no concurrent change.
-   */
-  replaceDocument(id: string, revision: RevisionInput, audit: AuditEntry, ifRevision?: number): Promise<{ revision: number; jobs: string[] }>;
-  getDocument(id: string): Promise<DocumentRecord | undefined>;
-  listDocuments(query: ListQuery): Promise<DocumentRecord[]>;
-  /** Removes the document and everything hanging off it; refuses under a legal hold. */
-  deleteDocument(id: string, audit: AuditEntry): Promise<void>;
-  /** Newest first. */
-  listRevisions(id: string): Promise<RevisionRecord[]>;
-  /** Removes one revision (never the only one); the newest remaining becomes current. */
-  deleteRevision(id: string, number: number, audit: AuditEntry): Promise<void>;
-  getRevision(id: string, number: number): Promise<RevisionRecord | undefined>;
-
-  getBlob(hash: string): Promise<Buffer | undefined>;
-  getBlobEncoded(hash: string, encoding: 'gzip' | 'br'): Promise<Buffer | undefined>;
-  getRendition(id: string, revision: number, format: Format): Promise<{ hash: string; size: number } | undefined>;
-
-  getAttachment(id: string, resourceUuid: string): Promise<AttachmentRecord | undefined>;
-  /** An attachment's bytes as kept: gzip, or plain when compression gained nothing. */
-  getAttachmentBytes(hash: string): Promise<{ data: Buffer; plain: boolean } | undefined>;
-
-  createSnapshot(snapshot: Omit<SnapshotRecord, 'updatedAt' | 'canonicalHash'>, blob: BlobInput, audit: AuditEntry): Promise<void>;
-  /** Oldest first. */
-  listSnapshots(id: string, kind: SnapshotKind): Promise<SnapshotRecord[]>;
-  getSnapshot(id: string, kind: SnapshotKind, snapshotId: string): Promise<SnapshotRecord | undefined>;
-  updateSnapshot(id: string, kind: SnapshotKind, snapshotId: string, notes: SnapshotNotes, blob: BlobInput, audit: AuditEntry): Promise<void>;
-  /** Refuses under the document's legal hold. */
-  deleteSnapshot(id: string, kind: SnapshotKind, snapshotId: string, audit: AuditEntry): Promise<void>;
-
-  getAccess(id: string): Promise<AccessRecord | undefined>;
-  setAccess(id: string, access: Partial<Pick<AccessRecord, 'visibility' | 'legalHold' | 'grants'>>, audit: AuditEntry): Promise<void>;
-  /** The grants on a document held by any of these principals. */
-  grantsFor(id: string, principals: string[]): Promise<Grant[]>;
-
-  /** Does nothing when the document is gone (deleted while the rendition was made). */
-  putRendition(id: string, revision: number, format: Format, blob: BlobInput): Promise<void>;
-  /** The newest job making this rendition, if any. */
-  findJob(id: string, revision: number, format: Format): Promise<JobRecord | undefined>;
-  claimJob(worker: string): Promise<JobRecord | undefined>;
-  finishJob(id: string, result: { rendition: BlobInput } | { error: string }): Promise<void>;
-  getJob(id: string): Promise<JobRecord | undefined>;
-  countJobs(status: JobStatus): Promise<number>;
-  countDocuments(): Promise<number>;
-
-  ensureUser(name: string): Promise<UserRecord>;
-  createToken(token: { id: string; userId: string; hash: string; role: Role; expiresAt?: string }, audit: AuditEntry): Promise<void>;
-  /** The live token with this hash (not revoked, not expired); records its use. */
-  findToken(hash: string, now: string): Promise<TokenRecord | undefined>;
-  listTokens(): Promise<TokenRecord[]>;
-  /** False when there is no live token with this id (nothing is audited then). */
-  revokeToken(id: string, audit: AuditEntry): Promise<boolean>;
-  countTokens(): Promise<number>;
-
-  /** Newest first. */
-  listAudit(limit: number, filter?: AuditFilter): Promise<AuditRecord[]>;
-
-  /** Inserts or replaces; a replacement keeps who registered it first and when. */
-  /** Replaces the given aliases of a document (its metadata aliases follow its current revision). */
-  setAliases(id: string, entries: AliasEntry[], audit: AuditEntry): Promise<void>;
-  listAliases(id: string): Promise<AliasRecord[]>;
-  /** The documents any of `keys` finds, each with the key that found it. */
-  findAliases(keys: string[]): Promise<{ documentId: string; key: string }[]>;
-
-  putConstraintSet(set: Pick<ConstraintSetRecord, 'name' | 'text' | 'hash' | 'size'>, audit: AuditEntry): Promise<{ created: boolean }>;
-  getConstraintSet(name: string): Promise<ConstraintSetRecord | undefined>;
-  /** By name, without their text. */
-  listConstraintSets(): Promise<Omit<ConstraintSetRecord, 'text'>[]>;
-  /** False when there is no set of that name (nothing is audited then). */
-  deleteConstraintSet(name: string, audit: AuditEntry): Promise<boolean>;
-}
+export type { AccessStore } from './interfaces/access.js';
+export type { AliasStore } from './interfaces/aliases.js';
+export type { AttachmentStore } from './interfaces/attachments.js';
+export type { AuditStore } from './interfaces/audit.js';
+export type { BlobStore } from './interfaces/blobs.js';
+export type { ConstraintSetStore } from './interfaces/constraint-sets.js';
+export type { DocumentStore } from './interfaces/documents.js';
+export type { JobStore } from './interfaces/jobs.js';
+export type { RenditionStore } from './interfaces/renditions.js';
+export type { RevisionStore } from './interfaces/revisions.js';
+export type { SnapshotStore } from './interfaces/snapshots.js';
+export type { Store, StoreLifecycle, StoreOperations } from './interfaces/store.js';
+export type { TokenStore } from './interfaces/tokens.js';

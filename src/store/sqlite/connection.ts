@@ -1,0 +1,63 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { BLOB_MERGE, UNREFERENCED } from '../rows.js';
+import type { AuditEntry, BlobInput } from '../types.js';
+
+export const now = () => new Date().toISOString();
+
+/**
+ * The one connection every part of the SQLite store works through (sqlite-store.ts puts them
+ * together), with what they share: prepared statements, transactions, and the writes that several
+ * parts make within their own transactions (blobs in and out, the audit entry).
+ */
+export class SqliteConnection {
+  readonly db: Database.Database;
+  private readonly statements = new Map<string, Database.Statement>();
+
+  /** WAL mode with synchronous=FULL, so an acknowledged write survives a crash or power loss. */
+  constructor(path: string) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = FULL');
+    this.db.pragma('foreign_keys = ON');
+    this.db.pragma('busy_timeout = 10000');
+  }
+
+  /** Statements are prepared once per connection: preparing costs more than running most of them. */
+  stmt(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /** Runs `body` as one write transaction, taking the write lock at its start (BEGIN IMMEDIATE). */
+  transaction<T>(body: () => T): T {
+    return this.db.transaction(body).immediate();
+  }
+
+  putBlob(blob: BlobInput): void {
+    this.stmt(`INSERT INTO blobs (hash, size, gzip, br, plain) VALUES (?, ?, ?, ?, ?) ON CONFLICT (hash) DO UPDATE SET ${BLOB_MERGE}`)
+      .run(blob.hash, blob.size, blob.gzip, blob.br ?? null, blob.plain ? 1 : 0);
+  }
+
+  /** Blobs are shared by content: drop only those nothing refers to any more. */
+  dropUnreferenced(hashes: string[]): void {
+    const drop = this.stmt(`DELETE FROM blobs WHERE hash = @h AND ${UNREFERENCED('@h')}`);
+    for (const h of new Set(hashes)) drop.run({ h });
+  }
+
+  audit(entry: AuditEntry): void {
+    this.stmt('INSERT INTO audit_log (at, actor, action, document_id, detail) VALUES (?, ?, ?, ?, ?)')
+      .run(now(), entry.actor, entry.action, entry.documentId ?? null, entry.detail ? JSON.stringify(entry.detail) : null);
+  }
+
+  /** Whether the document exists (within a transaction: and stays so until it ends). */
+  hasDocument(id: string): boolean {
+    return this.stmt('SELECT 1 FROM documents WHERE id = ?').get(id) !== undefined;
+  }
+}
