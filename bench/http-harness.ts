@@ -5,14 +5,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBenchDatabase, dropBenchDatabaseSync, type BenchDatabase } from './http-database.js';
+import { freePort, serveArgs } from '../test/support/serve-process.js';
 import { Client, decodedBody, type Reply } from './http-support.js';
-import { PROJECT_ROOT } from './measure.js';
 
-export const BIN = join(PROJECT_ROOT, 'dist', 'src', 'cli', 'main.js');
 
 // ---------------------------------------------------------------------------------------------
 // Child processes and other leftovers: every one is cleaned up however the benchmark ends.
@@ -135,17 +133,6 @@ export async function runGroup(prefix: string, body: (group: Group) => Promise<v
   }
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface Depot {
@@ -161,7 +148,7 @@ export interface Depot {
  */
 export async function startDepot(group: Group, dataDir: string, options: { databaseUrl?: string; name?: string; extraArgs?: string[] } = {}): Promise<Depot> {
   const port = await freePort();
-  const args = [BIN, 'serve', '--port', String(port), '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'warn', ...(options.extraArgs ?? [])];
+  const args = serveArgs(port, dataDir, options.extraArgs);
   if (options.databaseUrl) args.push('--database-url', options.databaseUrl);
   // DATABASE_URL in the bench's own environment must not turn a SQLite server into a PostgreSQL one.
   const env = { ...process.env };

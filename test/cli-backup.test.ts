@@ -23,10 +23,9 @@ import { stopWithin } from './support/lifecycle.js';
 import { markedCatalog, retitled } from './support/marked-docs.js';
 import { freshDatabase, SKIP_MESSAGE, TEST_DATABASE_URL } from './support/postgres.js';
 import { newDataDir, TestServer } from './support/server.js';
-import { PROJECT_ROOT } from './support/shared.js';
 import { makeToken } from './support/tokens.js';
+import { CLI_BIN as BIN } from './support/serve-process.js';
 
-const BIN = join(PROJECT_ROOT, 'dist', 'src', 'cli', 'main.js');
 const work = newDataDir();
 const SET_XML = '<metaschema-meta-constraints xmlns="http://csrc.nist.gov/ns/oscal/metaschema/1.0"><context><metapath target="/catalog"/><constraints><expect id="has-title" target="metadata" test="exists(title)"/></constraints></context></metaschema-meta-constraints>';
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { layOut, SETS_DIR, TEST_NS, webCatalog, webProfile, webSsp } from './support/constraint-web.js';
-import { CONTENT, PROJECT_ROOT } from './support/shared.js';
+import { CONTENT } from './support/shared.js';
+import { CLI_BIN as BIN } from './support/serve-process.js';
 
 type Json = Record<string, any>;
 
-const BIN = join(PROJECT_ROOT, 'dist', 'src', 'cli', 'main.js');
 const SET = join(SETS_DIR, 'ssp-rules.xml');
 const COMPONENT_EXAMPLE = join(CONTENT, 'oscal-content@88bb8de', 'examples', 'component-definition', 'json', 'example-component-definition.json');
 const work = mkdtempSync(join(tmpdir(), 'oscal-cli-constraints-'));

@@ -5,9 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { catalogJson, catalogXml } from './support/documents.js';
-import { PROJECT_ROOT } from './support/shared.js';
+import { CLI_BIN as BIN } from './support/serve-process.js';
 
-const BIN = join(PROJECT_ROOT, 'dist', 'src', 'cli', 'main.js');
 const work = mkdtempSync(join(tmpdir(), 'oscal-convert-'));
 
 function run(args: string[], input?: string) {

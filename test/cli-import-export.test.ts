@@ -15,9 +15,9 @@ import { pngImage } from './support/files.js';
 import { api } from './support/http.js';
 import { stopWithin } from './support/lifecycle.js';
 import { freePort, TestServer } from './support/server.js';
-import { CONTENT, PROJECT_ROOT } from './support/shared.js';
+import { CONTENT } from './support/shared.js';
+import { CLI_BIN as BIN } from './support/serve-process.js';
 
-const BIN = join(PROJECT_ROOT, 'dist', 'src', 'cli', 'main.js');
 const MODELS = ['catalog', 'profile', 'component-definition', 'system-security-plan', 'assessment-plan', 'assessment-results', 'plan-of-action-and-milestones', 'mapping-collection'];
 const PLURALS: Record<string, string> = {
   catalog: 'catalogs', profile: 'profiles', 'component-definition': 'component-definitions', 'system-security-plan': 'system-security-plans',

@@ -6,9 +6,9 @@ import { join, relative } from 'node:path';
 import { describe, test } from 'node:test';
 import { parseOscal } from '../src/oscal/formats/index.js';
 import { scrub } from './support/resolve.js';
-import { PROJECT_ROOT, REV5_A849 } from './support/shared.js';
+import { REV5_A849 } from './support/shared.js';
+import { CLI_BIN as BIN } from './support/serve-process.js';
 
-const BIN = join(PROJECT_ROOT, 'dist', 'src', 'cli', 'main.js');
 const work = mkdtempSync(join(tmpdir(), 'oscal-resolve-'));
 
 function run(args: string[], input?: string) {

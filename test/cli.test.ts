@@ -4,10 +4,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { PROJECT_ROOT, REV5_A849 } from './support/shared.js';
+import { REV5_A849 } from './support/shared.js';
 import { catalogXml } from './support/documents.js';
+import { CLI_BIN as BIN } from './support/serve-process.js';
 
-const BIN = join(PROJECT_ROOT, 'dist', 'src', 'cli', 'main.js');
 const work = mkdtempSync(join(tmpdir(), 'oscal-cli-'));
 
 function run(args: string[], input?: string) {

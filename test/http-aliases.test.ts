@@ -16,11 +16,11 @@ import { api, type ApiResponse } from './support/http.js';
 import { multipartBody } from './support/registry-docs.js';
 import { scrub } from './support/resolve.js';
 import { createTokenFor, TestServer } from './support/server.js';
-import { CONTENT, PROJECT_ROOT, REV5_A849 } from './support/shared.js';
+import { CONTENT, REV5_A849 } from './support/shared.js';
+import { CLI_BIN as BIN } from './support/serve-process.js';
 
 type Json = Record<string, any>;
 
-const BIN = join(PROJECT_ROOT, 'dist', 'src', 'cli', 'main.js');
 const REV5_88BB = join(CONTENT, 'oscal-content@88bb8de', 'nist.gov', 'SP800-53', 'rev5');
 const CATALOG_XML = join(REV5_A849, 'xml', 'NIST_SP-800-53_rev5_catalog.xml');
 const RAW_URL = 'https://raw.githubusercontent.com/usnistgov/oscal-content/main/nist.gov/SP800-53/rev5/json/NIST_SP-800-53_rev5_catalog.json';

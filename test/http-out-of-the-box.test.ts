@@ -6,15 +6,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { assertErrorBody } from './support/error-body.js';
 import { api } from './support/http.js';
 import { stopWithin } from './support/lifecycle.js';
 import { freePort, newDataDir, TestServer } from './support/server.js';
-import { PROJECT_ROOT } from './support/shared.js';
+import { CLI_BIN as BIN } from './support/serve-process.js';
 
-const BIN = join(PROJECT_ROOT, 'dist', 'src', 'cli', 'main.js');
 const GENERIC_MODELS = ['catalog', 'profile', 'component-definition', 'system-security-plan', 'assessment-plan', 'assessment-results', 'plan-of-action-and-milestones', 'mapping-collection'];
 /** registry-api 2.1, and the mapping collections this server also holds. */
 const REGISTRY_SEGMENTS: Record<string, string> = {

@@ -15,11 +15,11 @@ import { assertErrorBody } from './support/error-body.js';
 import { api, type ApiRequest, type ApiResponse } from './support/http.js';
 import { CATALOG_UUID, layOut, PROFILE_UUID, SETS_DIR, TEST_NS, webCatalog, webProfile, webSsp } from './support/constraint-web.js';
 import { createTokenFor, TestServer } from './support/server.js';
-import { CONTENT, PROJECT_ROOT } from './support/shared.js';
+import { CONTENT } from './support/shared.js';
+import { CLI_BIN as BIN } from './support/serve-process.js';
 
 type Json = Record<string, any>;
 
-const BIN = join(PROJECT_ROOT, 'dist', 'src', 'cli', 'main.js');
 const COMPONENT_EXAMPLE = join(CONTENT, 'oscal-content@88bb8de', 'examples', 'component-definition', 'json', 'example-component-definition.json');
 const setText = (file: string) => readFileSync(join(SETS_DIR, file), 'utf8');
 

@@ -18,10 +18,9 @@ import { markedCatalog } from './support/marked-docs.js';
 import { Browser, type Hop } from './support/oidc-browser.js';
 import { rsaSigningKey, TestProvider, type ProviderClient } from './support/oidc-provider.js';
 import { newDataDir, TestServer } from './support/server.js';
-import { PROJECT_ROOT } from './support/shared.js';
 import { makeToken } from './support/tokens.js';
+import { CLI_BIN as BIN } from './support/serve-process.js';
 
-const BIN = join(PROJECT_ROOT, 'dist', 'src', 'cli', 'main.js');
 const API = 'https://depot.test/api';
 const OTHER_API = 'https://elsewhere.test/api';
 const KID = 'provider-key-1';

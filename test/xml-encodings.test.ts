@@ -18,9 +18,9 @@ import { api, type ApiResponse } from './support/http.js';
 import { stopWithin } from './support/lifecycle.js';
 import { scrub } from './support/resolve.js';
 import { TestServer } from './support/server.js';
-import { CONTENT, PROJECT_ROOT } from './support/shared.js';
+import { CONTENT } from './support/shared.js';
+import { CLI_BIN as BIN } from './support/serve-process.js';
 
-const BIN = join(PROJECT_ROOT, 'dist', 'src', 'cli', 'main.js');
 const EXAMPLES = join(CONTENT, 'oscal-content@88bb8de', 'examples');
 const SSP = readFileSync(join(EXAMPLES, 'ssp', 'xml', 'ssp-example.xml'), 'utf8');
 const CATALOG = readFileSync(join(EXAMPLES, 'catalog', 'xml', 'basic-catalog.xml'), 'utf8');

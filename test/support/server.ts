@@ -1,23 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { get as httpsGet } from 'node:https';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from './shared.js';
+import { CLI_BIN as BIN, freePort, serveArgs } from './serve-process.js';
 
-const BIN = join(PROJECT_ROOT, 'dist', 'src', 'cli', 'main.js');
+export { freePort } from './serve-process.js';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 export function newDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'oscal-depot-test-'));
@@ -51,7 +40,7 @@ export class TestServer {
   static async start(options: { dataDir?: string; args?: string[]; env?: Record<string, string> } = {}): Promise<TestServer> {
     const dataDir = options.dataDir ?? newDataDir();
     const port = await freePort();
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'warn', ...(options.args ?? [])], {
+    const child = spawn(process.execPath, serveArgs(port, dataDir, options.args), {
       env: { ...process.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,9 +1,7 @@
 /** The token CLI run asynchronously, so that several tokens can be made at once. */
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { PROJECT_ROOT } from './shared.js';
+import { CLI_BIN as BIN } from './serve-process.js';
 
-const BIN = join(PROJECT_ROOT, 'dist', 'src', 'cli', 'main.js');
 
 export function cliAsync(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
