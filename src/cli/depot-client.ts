@@ -1,4 +1,8 @@
+import { Option } from 'commander';
 import { UsageError } from './failures.js';
+
+/** --server of the commands that talk to a server (OSCAL_DEPOT_SERVER). */
+export const serverOption = () => new Option('--server <url>', 'the server\'s address, such as http://127.0.0.1:8080').env('OSCAL_DEPOT_SERVER').makeOptionMandatory();
 
 /** An answer of the server, its body read whole (fetch has already undone any Content-Encoding). */
 export interface Answer {

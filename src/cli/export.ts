@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { Command, Option } from 'commander';
 import * as contentDisposition from 'content-disposition';
 import { MODELS } from '../http/generic/models.js';
-import { DepotClient, RequestFailed, type Answer } from './depot-client.js';
+import { DepotClient, RequestFailed, serverOption, type Answer } from './depot-client.js';
 import { UsageError } from './failures.js';
 import { EXPORT_MARKER_FILE, EXPORT_MARKER_KEY } from './import-sources.js';
 import { countValue } from './option-values.js';
@@ -57,7 +57,7 @@ export function exportCommand(): Command {
     .description('write every document a token may read on an OSCAL Depot server to a folder, with its original bytes, '
       + 'access settings, attachments and snapshots, in a layout "oscal-depot import" reads back')
     .argument('<dir>', 'folder to write to; it must be empty or not exist yet')
-    .addOption(new Option('--server <url>', 'the server\'s address, such as http://127.0.0.1:8080').env('OSCAL_DEPOT_SERVER').makeOptionMandatory())
+    .addOption(serverOption())
     .addOption(new Option('--token <token>', 'API token (without one, public documents only); safer in the environment than on the command line').env('OSCAL_DEPOT_TOKEN'))
     .addOption(new Option('--concurrency <n>', 'documents fetched at a time').argParser(countValue).default(4))
     .addHelpText('after', HELP_AFTER)

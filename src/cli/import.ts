@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
-import { RequestFailed, DepotClient } from './depot-client.js';
+import { DepotClient, RequestFailed, serverOption } from './depot-client.js';
 import { UsageError } from './failures.js';
 import { groupFiles, type DocumentGroup } from './import-groups.js';
 import { mediaTypeOf, scanFile, type AccessSettings, type ScannedFile } from './import-scan.js';
@@ -61,7 +61,7 @@ export function importCommand(): Command {
     .description('upload OSCAL documents (any model; JSON, XML or YAML) to an OSCAL Depot server: new documents are '
       + 'created, changed ones replaced, and ones the server already holds left alone, so running it again changes nothing')
     .argument('<paths...>', 'files, and folders searched recursively for .json, .xml, .yaml and .yml files')
-    .addOption(new Option('--server <url>', 'the server\'s address, such as http://127.0.0.1:8080').env('OSCAL_DEPOT_SERVER').makeOptionMandatory())
+    .addOption(serverOption())
     .addOption(new Option('--token <token>', 'API token of a user who may create documents (safer in the environment than on the command line)').env('OSCAL_DEPOT_TOKEN'))
     .addOption(new Option('--concurrency <n>', 'uploads at a time').argParser(countValue).default(4))
     .addHelpText('after', HELP_AFTER)

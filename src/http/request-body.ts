@@ -6,6 +6,16 @@ export function bodyOf(request: FastifyRequest): Buffer {
   return Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
 }
 
+/** A JSON request body, parsed; `what` names it in the 415 when it is sent as something else. */
+export function jsonBodyOf(request: FastifyRequest, what: string): unknown {
+  if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) throw new ServiceError(415, 'unsupported-media-type', `${what} JSON: send Content-Type: application/json`);
+  try {
+    return JSON.parse(bodyOf(request).toString('utf8'));
+  } catch {
+    throw new ServiceError(400, 'bad-request', 'the body is not valid JSON');
+  }
+}
+
 /** The form's field "file": its bytes, name and type; other file parts are read and dropped. */
 export async function fileField(request: FastifyRequest, limit: number): Promise<{ bytes: Buffer; filename: string; mediaType: string } | undefined> {
   let file: { bytes: Buffer; filename: string; mediaType: string } | undefined;

@@ -6,7 +6,7 @@
  */
 import type { Identity } from '../auth/identity.js';
 import { CONTENT_UUID_SCHEME } from '../oscal/identifiers.js';
-import { StoreConflictError, type AliasEntry, type AliasRecord, type AliasStore, type DocumentRecord, type DocumentStore } from '../store/types.js';
+import { StoreConflictError, type AliasEntry, type AliasRecord, type AliasStore, type DocumentRecord } from '../store/types.js';
 import type { DocumentService } from './documents.js';
 import { forbidden, notFound, ServiceError } from './errors.js';
 
@@ -92,7 +92,7 @@ function listOf(records: AliasRecord[]): AliasList {
 }
 
 export class AliasService {
-  constructor(private readonly store: AliasStore & DocumentStore, private readonly documents: DocumentService) {}
+  constructor(private readonly store: AliasStore, private readonly documents: DocumentService) {}
 
   async list(identity: Identity, model: string, id: string): Promise<AliasList> {
     const { doc } = await this.documents.readable(identity, model, id);
@@ -144,10 +144,8 @@ export class AliasService {
   }
 
   private async readableDocument(identity: Identity, id: string): Promise<DocumentRecord | undefined> {
-    const doc = await this.store.getDocument(id);
-    if (!doc) return undefined;
     try {
-      return (await this.documents.readable(identity, doc.model, doc.id)).doc;
+      return (await this.documents.readable(identity, undefined, id)).doc;
     } catch (e) {
       if (e instanceof ServiceError && e.status === 404) return undefined;
       throw e;

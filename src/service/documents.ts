@@ -29,7 +29,7 @@ export interface Settings {
  * with the revision; with `enforce`, a refusal when any is at the reject level.
  */
 export interface WriteChecks {
-  findingsForWrite(identity: Identity, doc: ParsedDocument, source: { text: string; format: Format }, base: string, enforce: boolean): Promise<StoredFinding[]>;
+  findingsForWrite(identity: Identity, doc: ParsedDocument, schemaWarnings: ValidationIssue[], source: { text: string; format: Format }, base: string, enforce: boolean): Promise<StoredFinding[]>;
 }
 
 function detail(issue: { path?: string; message: string; line?: number; column?: number }): ErrorDetail {
@@ -37,6 +37,13 @@ function detail(issue: { path?: string; message: string; line?: number; column?:
   if (issue.line !== undefined) d.line = issue.line;
   if (issue.column !== undefined) d.column = issue.column;
   return d;
+}
+
+/** The schema's warnings on content readContent checked, so that its write does not run the schema again. */
+const schemaWarnings = new WeakMap<ParsedDocument, ValidationIssue[]>();
+
+function warningsOf(doc: ParsedDocument): ValidationIssue[] {
+  return schemaWarnings.get(doc) ?? validateDocument(doc).filter((i) => !atLeast(i.level, 'ERROR'));
 }
 
 /** Reads and checks a request body as OSCAL content of the expected model (D3 statuses). */
@@ -59,9 +66,10 @@ export function readContent(body: Buffer, contentType: string | undefined, model
   // Rule 6 of generic-interface 2.2: an empty document-ids asks for the server's entry, which applyContentIdentifier then adds.
   dropEmptyDocumentIds((doc.content[doc.model] as { metadata?: unknown } | undefined)?.metadata);
   // The error body carries MAX_ERROR_DETAILS issues; one more tells that there were more.
-  // Warnings (where NIST's own schemas disagree) do not refuse content; the constraint check reports them with its findings.
-  const issues: ValidationIssue[] = validateDocument(doc, { maxIssues: MAX_ERROR_DETAILS + 1, ...(model === undefined ? {} : { expectedModel: model }) })
-    .filter((i) => atLeast(i.level, 'ERROR'));
+  const all = validateDocument(doc, { maxIssues: MAX_ERROR_DETAILS + 1, ...(model === undefined ? {} : { expectedModel: model }) });
+  const issues: ValidationIssue[] = all.filter((i) => atLeast(i.level, 'ERROR'));
+  // Warnings (where NIST's own schemas disagree) do not refuse content; they are stored with the write's findings.
+  schemaWarnings.set(doc, all.filter((i) => !atLeast(i.level, 'ERROR')));
   if (issues.length) {
     locateIssues(text, format, issues.slice(0, MAX_ERROR_DETAILS));
     const first = issues[0]!;
@@ -105,10 +113,10 @@ function metadataOf(doc: ParsedDocument): Record<string, unknown> {
 export class DocumentService {
   constructor(private readonly store: DocumentStore & RevisionStore & BlobStore & AccessStore, private readonly settings: Settings, private readonly checks: WriteChecks) {}
 
-  /** The document and the caller's rights over it; 404 when it is absent or unreadable. */
-  async readable(identity: Identity, model: string, id: string): Promise<{ doc: DocumentRecord; rights: Rights }> {
+  /** The document (of `model`, when given) and the caller's rights over it; 404 when it is absent or unreadable. */
+  async readable(identity: Identity, model: string | undefined, id: string): Promise<{ doc: DocumentRecord; rights: Rights }> {
     const doc = await this.store.getDocument(id);
-    if (!doc || doc.model !== model) throw notFound();
+    if (!doc || (model !== undefined && doc.model !== model)) throw notFound();
     const grants = grantsMatter(identity, doc) ? await this.store.grantsFor(doc.id, principalsOf(identity)) : [];
     const rights = rightsOver(identity, doc, grants);
     if (!rights.read) throw notFound();
@@ -124,7 +132,7 @@ export class DocumentService {
   }
 
   private async revisionInput(identity: Identity & { kind: 'user' }, id: string, doc: ParsedDocument, body: Buffer, format: Format, enforce: boolean): Promise<RevisionInput> {
-    const findings = await this.checks.findingsForWrite(identity, doc, { text: decodeDocumentBytes(body, format), format }, `${this.settings.publicUrl}/oscal/v1/${doc.model}/${id}`, enforce);
+    const findings = await this.checks.findingsForWrite(identity, doc, warningsOf(doc), { text: decodeDocumentBytes(body, format), format }, `${this.settings.publicUrl}/oscal/v1/${doc.model}/${id}`, enforce);
     const canonical = canonicalJson(doc);
     // Brotli of large documents would cost the request too much; they are served gzip or plain.
     const canonicalBlob = blobOf(canonical, canonical.length <= this.settings.inlineRenditionLimit);

@@ -2,7 +2,7 @@ import type { Identity } from '../auth/identity.js';
 import { checkConstraints, severity, type Level } from '../oscal/constraints/index.js';
 import { decodeDocumentBytes, type Format, type ParsedDocument } from '../oscal/formats/index.js';
 import type { ImportLoader } from '../oscal/resolve/index.js';
-import { atLeast, constraintIssues, validateDocument, validateFully, validateParsed, type ValidationIssue, type ValidationResult } from '../oscal/validate/index.js';
+import { atLeast, constraintIssues, validateFully, validateParsed, type ValidationIssue, type ValidationResult } from '../oscal/validate/index.js';
 import { locateIssues } from '../oscal/validate/locate.js';
 import type { BlobStore, RevisionStore, StoredFinding } from '../store/types.js';
 import { gunzip } from './blobs.js';
@@ -60,12 +60,11 @@ export class ValidationService {
   ) {}
 
   /**
-   * The model constraints' findings on content about to be stored as `base`, located in `text`;
+   * The schema's warnings and the model constraints' findings on content about to be stored as `base`, located in `text`;
    * with `enforce`, those at the reject level or above refuse the write (422).
    */
-  async findingsForWrite(identity: Identity, doc: ParsedDocument, source: { text: string; format: Format }, base: string, enforce: boolean): Promise<StoredFinding[]> {
-    const disagreements = validateDocument(doc).filter((i) => !atLeast(i.level, 'ERROR'));
-    const issues = [...disagreements, ...constraintIssues(await checkConstraints(doc, { loader: this.loaders(identity), base }))];
+  async findingsForWrite(identity: Identity, doc: ParsedDocument, schemaWarnings: ValidationIssue[], source: { text: string; format: Format }, base: string, enforce: boolean): Promise<StoredFinding[]> {
+    const issues = [...schemaWarnings.map((w) => ({ ...w })), ...constraintIssues(await checkConstraints(doc, { loader: this.loaders(identity), base }))];
     locateIssues(source.text, source.format, issues);
     if (enforce) this.refuseAtRejectLevel(doc, issues);
     return issues.map(storedFinding);

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { checkedAliases, type AliasList, type AliasService } from '../../service/aliases.js';
 import { ServiceError } from '../../service/errors.js';
-import { bodyOf } from '../request-body.js';
+import { jsonBodyOf } from '../request-body.js';
 import { describe, json, jsonBody, ref, TAGS } from '../openapi.js';
 
 type Params = { model: string; id: string };
@@ -12,13 +12,7 @@ function aliasesJson(list: AliasList): Record<string, string[]> {
 
 /** The body of PUT .../aliases: {"aliases": [...]}. */
 function bodyAliases(request: FastifyRequest): string[] {
-  if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) throw new ServiceError(415, 'unsupported-media-type', 'the aliases are JSON: send Content-Type: application/json');
-  let body: unknown;
-  try {
-    body = JSON.parse(bodyOf(request).toString('utf8'));
-  } catch {
-    throw new ServiceError(400, 'bad-request', 'the body is not valid JSON');
-  }
+  const body = jsonBodyOf(request, 'the aliases are');
   const keys = typeof body === 'object' && body !== null && !Array.isArray(body) ? Object.keys(body) : [];
   if (keys.length !== 1 || keys[0] !== 'aliases') throw new ServiceError(400, 'bad-request', 'the body must be {"aliases": ["...", ...]}');
   return checkedAliases((body as { aliases: unknown }).aliases, 'aliases');

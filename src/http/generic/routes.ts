@@ -10,7 +10,7 @@ import type { ResolutionService } from '../../service/resolution.js';
 import { snapshotEntry, type SnapshotService } from '../../service/snapshots.js';
 import type { DocumentRecord, Grant, Store, Visibility } from '../../store/types.js';
 import { findingJson } from '../findings.js';
-import { bodyOf } from '../request-body.js';
+import { bodyOf, jsonBodyOf } from '../request-body.js';
 import { sendStored } from '../send-rendition.js';
 import { aliasRoutes, queryAliases } from './alias-routes.js';
 import { attachmentRoutes } from './attachment-routes.js';
@@ -284,13 +284,7 @@ const PRINCIPAL = /^(user|group):[^\s]{1,200}$/;
 /** The access body: `{"visibility": "public", "grants": [{"principal": "user:alice", "permission": "read"}], "legal-hold": true}`. */
 function parseAccessChange(request: FastifyRequest): { visibility?: Visibility; grants?: Grant[]; legalHold?: boolean } {
   const bad = (message: string) => new ServiceError(400, 'bad-request', message);
-  if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) throw new ServiceError(415, 'unsupported-media-type', 'the access settings are JSON: send Content-Type: application/json');
-  let body: unknown;
-  try {
-    body = JSON.parse(bodyOf(request).toString('utf8'));
-  } catch {
-    throw bad('the body is not valid JSON');
-  }
+  const body = jsonBodyOf(request, 'the access settings are');
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw bad('the body must be an object with visibility, grants and/or legal-hold');
   const { visibility, grants, 'legal-hold': legalHold, ...rest } = body as Record<string, unknown>;
   if (Object.keys(rest).length) throw bad(`unknown properties: ${Object.keys(rest).join(', ')}; allowed: visibility, grants, legal-hold`);
