@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { sha256 } from '../src/service/blobs.js';
+import { sha256 } from '../src/digest.js';
 import { catalogJson } from './support/documents.js';
 import { SKIP_MESSAGE, TEST_DATABASE_URL } from './support/postgres.js';
 import { dropUnreferenced, fileUpload, serverOnOwnDatabase, whileWaiting } from './support/races.js';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { identityFromClaims } from '../src/auth/oidc-claims.js';
-import { ServiceError } from '../src/service/errors.js';
+import { ServiceError } from '../src/errors.js';
 
 const settings = { usernameClaim: 'sub', rolesClaim: 'roles', groupsClaim: 'groups' };
 

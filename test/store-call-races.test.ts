@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Identity } from '../src/auth/identity.js';
 import { plainBytes } from '../src/service/attachments.js';
-import { ServiceError } from '../src/service/errors.js';
+import { ServiceError } from '../src/errors.js';
 import { createServices, type ServiceSettings } from '../src/service/services.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../src/store/types.js';

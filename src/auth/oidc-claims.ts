@@ -1,4 +1,4 @@
-import { ServiceError } from '../service/errors.js';
+import { refuse } from '../errors.js';
 import type { Role } from '../store/types.js';
 import type { Identity } from './identity.js';
 import type { SignInSettings } from './oidc-settings.js';
@@ -17,7 +17,7 @@ const RANK: Record<Role, number> = { reader: 0, writer: 1, admin: 2 };
 export function identityFromClaims(claims: Record<string, unknown>, settings: Pick<SignInSettings, 'usernameClaim' | 'rolesClaim' | 'groupsClaim'>): UserIdentity {
   const name = claim(claims, settings.usernameClaim);
   if (typeof name !== 'string' || name === '') {
-    throw new ServiceError(401, 'unauthenticated', `the provider's token carries no "${settings.usernameClaim}" claim to name its user`);
+    throw refuse('unauthenticated', `the provider's token carries no "${settings.usernameClaim}" claim to name its user`);
   }
   return { kind: 'user', name: OIDC_NAME_PREFIX + name, role: highestRole(claim(claims, settings.rolesClaim)), groups: groupsOf(claim(claims, settings.groupsClaim)), via: 'oidc' };
 }

@@ -1,6 +1,6 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import * as oidc from 'openid-client';
-import { ServiceError } from '../service/errors.js';
+import { refuse, ServiceError } from '../errors.js';
 import { identityFromClaims, type UserIdentity } from './oidc-claims.js';
 import type { PendingSignIn } from './oidc-session.js';
 import type { SignInSettings } from './oidc-settings.js';
@@ -62,10 +62,10 @@ export class OidcIssuer {
   }
 
   private refusal(error: unknown): ServiceError {
-    if (error instanceof errors.JWTExpired) return new ServiceError(401, 'unauthenticated', 'the token has expired; get a new one from the sign-in provider');
-    if (error instanceof errors.JWTClaimValidationFailed) return new ServiceError(401, 'unauthenticated', `the token's "${error.claim}" claim is not accepted by this server`);
+    if (error instanceof errors.JWTExpired) return refuse('unauthenticated', 'the token has expired; get a new one from the sign-in provider');
+    if (error instanceof errors.JWTClaimValidationFailed) return refuse('unauthenticated', `the token's "${error.claim}" claim is not accepted by this server`);
     if (error instanceof errors.JOSEError && !PROVIDER_FAULTS.has(error.code)) {
-      return new ServiceError(401, 'unauthenticated', 'the token is malformed or not signed by the configured sign-in provider');
+      return refuse('unauthenticated', 'the token is malformed or not signed by the configured sign-in provider');
     }
     this.warn('the sign-in provider\'s keys could not be fetched', error);
     return unavailable();
@@ -105,14 +105,14 @@ export class OidcIssuer {
 
   private signInFailure(error: unknown): ServiceError {
     if (error instanceof oidc.AuthorizationResponseError) {
-      return new ServiceError(401, 'sign-in-failed', `the provider did not sign you in (${error.error}); start again at /auth/login`);
+      return refuse('sign-in-failed', `the provider did not sign you in (${error.error}); start again at /auth/login`);
     }
     if (error instanceof TypeError || (error instanceof oidc.ResponseBodyError && error.error !== 'invalid_grant')) {
       this.warn('the sign-in could not be completed with the provider', error);
-      return new ServiceError(502, 'provider-error', 'the sign-in provider could not be reached or refused this server; the server log says why');
+      return refuse('provider-error', 'the sign-in provider could not be reached or refused this server; the server log says why');
     }
-    return new ServiceError(401, 'sign-in-failed', 'the provider\'s answer did not check out (state, nonce, code or ID token); start again at /auth/login');
+    return refuse('sign-in-failed', 'the provider\'s answer did not check out (state, nonce, code or ID token); start again at /auth/login');
   }
 }
 
-const unavailable = () => new ServiceError(503, 'provider-unavailable', 'the sign-in provider cannot be reached; try again shortly');
+const unavailable = () => refuse('provider-unavailable', 'the sign-in provider cannot be reached; try again shortly');

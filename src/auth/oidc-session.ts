@@ -1,6 +1,6 @@
 import { hkdfSync } from 'node:crypto';
 import { EncryptJWT, jwtDecrypt, type JWTPayload } from 'jose';
-import { ServiceError } from '../service/errors.js';
+import { refuse } from '../errors.js';
 import type { Role } from '../store/types.js';
 import type { UserIdentity } from './oidc-claims.js';
 
@@ -50,7 +50,7 @@ export class SealedCookies {
   async openPending(value: string): Promise<PendingSignIn> {
     const { state, nonce, codeVerifier, returnTo } = await open(value, this.pendingKey).catch((): JWTPayload => ({}));
     if (typeof state !== 'string' || typeof nonce !== 'string' || typeof codeVerifier !== 'string' || typeof returnTo !== 'string') {
-      throw new ServiceError(401, 'sign-in-failed', 'this sign-in has expired or was not started in this browser; start again at /auth/login');
+      throw refuse('sign-in-failed', 'this sign-in has expired or was not started in this browser; start again at /auth/login');
     }
     return { state, nonce, codeVerifier, returnTo };
   }
@@ -77,4 +77,4 @@ async function open(value: string, key: Uint8Array): Promise<JWTPayload> {
   }
 }
 
-const invalidSession = () => new ServiceError(401, 'unauthenticated', 'the session has expired or is not valid; sign in again at /auth/login');
+const invalidSession = () => refuse('unauthenticated', 'the session has expired or is not valid; sign in again at /auth/login');

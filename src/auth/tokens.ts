@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { userInfo } from 'node:os';
-import { sha256 } from '../service/blobs.js';
+import { sha256 } from '../digest.js';
 import type { Role, TokenStore } from '../store/types.js';
 
 const PREFIX = 'odt_';

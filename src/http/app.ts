@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerO
 import type { SignInSettings } from '../auth/oidc-settings.js';
 import { TokenCache } from '../auth/token-cache.js';
 import type { Level } from '../oscal/constraints/index.js';
-import { unauthenticated } from '../service/errors.js';
+import { unauthenticated } from '../errors.js';
 import { CONTENT_MEDIA_TYPES } from '../service/media-types.js';
 import type { RenditionWorkers } from '../service/rendition-workers.js';
 import { createServices } from '../service/services.js';
@@ -85,7 +85,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   cors(app, options.corsOrigins);
   requestGuards(app);
   app.setErrorHandler(errorHandler);
-  app.setNotFoundHandler((request, reply) => sendError(reply, 404, 'not-found', `no route ${request.method} ${request.url.split('?')[0]}`));
+  app.setNotFoundHandler((request, reply) => sendError(reply, 'not-found', `no route ${request.method} ${request.url.split('?')[0]}`));
   // Declared up front so every request object has the same shape; set by the API's onRequest hook.
   app.decorateRequest('identity', null as never);
   app.addHook('onSend', async (request, reply) => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Identity } from '../auth/identity.js';
-import { ServiceError, unauthenticated } from '../service/errors.js';
+import { refuse, unauthenticated } from '../errors.js';
 import type { AuditFilter, AuditRecord, Store } from '../store/types.js';
 import { decodeCursor, encodeCursor } from './list-page.js';
 import { describe, HEADERS, json, ref, TAGS } from './openapi.js';
@@ -37,7 +37,7 @@ const CURSOR_KIND = 'audit';
 /** An instant as entries record it (UTC, milliseconds), so that text order is time order. */
 function instant(name: string, text: string): string {
   const ms = RFC3339.test(text) ? Date.parse(text) : NaN;
-  if (Number.isNaN(ms)) throw new ServiceError(400, 'bad-request', `${name} must be a date-time such as 2025-01-31T12:00:00Z, or a date such as 2025-01-31`);
+  if (Number.isNaN(ms)) throw refuse('bad-request', `${name} must be a date-time such as 2025-01-31T12:00:00Z, or a date such as 2025-01-31`);
   return new Date(ms).toISOString();
 }
 
@@ -54,7 +54,7 @@ function auditItem(entry: AuditRecord): Record<string, unknown> {
 
 function requireAdmin(identity: Identity): void {
   if (identity.kind === 'anonymous') throw unauthenticated();
-  if (identity.role !== 'admin') throw new ServiceError(403, 'forbidden', 'the audit log is open to admins only');
+  if (identity.role !== 'admin') throw refuse('forbidden', 'the audit log is open to admins only');
 }
 
 /**
@@ -77,7 +77,7 @@ export async function auditRoutes(api: FastifyInstance, deps: { store: Store; pu
     requireAdmin(request.identity);
     const { limit, cursor, since, until, actor, action, document } = request.query;
     const after = cursor === undefined ? undefined : decodeCursor(cursor);
-    if (cursor !== undefined && !(after?.key === CURSOR_KIND && /^\d{1,15}$/.test(after.id))) throw new ServiceError(400, 'bad-request', 'the cursor is not one this server gave out');
+    if (cursor !== undefined && !(after?.key === CURSOR_KIND && /^\d{1,15}$/.test(after.id))) throw refuse('bad-request', 'the cursor is not one this server gave out');
     const filter: AuditFilter = {
       ...(after ? { before: Number(after.id) } : {}),
       ...(since !== undefined ? { since: instant('since', since) } : {}),

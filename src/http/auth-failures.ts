@@ -1,5 +1,5 @@
 import { isIPv6 } from 'node:net';
-import { ServiceError } from '../service/errors.js';
+import { refuse } from '../errors.js';
 
 export interface AuthFailureLimit {
   /** Refused credentials an address may present within one window. */
@@ -36,7 +36,7 @@ export class AuthFailures {
     if (left <= 0) this.windows.delete(key);
     else if (window.count >= this.settings.limit) {
       const seconds = Math.ceil(left / 1000);
-      throw new ServiceError(429, 'too-many-failures', `too many failed authentication attempts from this address; try again in ${seconds} s`, undefined, { 'retry-after': String(seconds) });
+      throw refuse('too-many-failures', `too many failed authentication attempts from this address; try again in ${seconds} s`, { headers: { 'retry-after': String(seconds) } });
     }
   }
 

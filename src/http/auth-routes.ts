@@ -4,7 +4,7 @@ import { randomNonce, randomPKCECodeVerifier, randomState } from 'openid-client'
 import { SignIn } from '../auth/oidc.js';
 import { SESSION_COOKIE } from '../auth/oidc-session.js';
 import type { SignInSettings } from '../auth/oidc-settings.js';
-import { ServiceError } from '../service/errors.js';
+import { refuse } from '../errors.js';
 import { describe, empty, TAGS } from './openapi.js';
 
 const PENDING_COOKIE = 'appSignIn';
@@ -77,7 +77,7 @@ export async function signInRoutes(app: FastifyInstance, settings: SignInSetting
     const identity = await signIn.issuer.complete(callbackUrl, pending);
     const session = await signIn.cookies.session(identity, new Date(Date.now() + settings.sessionLifetimeSeconds * 1000));
     if (session.length > MAX_COOKIE_CHARS) {
-      throw new ServiceError(502, 'provider-error', `the provider's claims for you (${identity.groups.length} groups) do not fit in a session cookie; ask its administrators to send this client fewer groups`);
+      throw refuse('provider-error', `the provider's claims for you (${identity.groups.length} groups) do not fit in a session cookie; ask its administrators to send this client fewer groups`);
     }
     reply.setCookie(SESSION_COOKIE, session, { ...cookie, path: '/', maxAge: settings.sessionLifetimeSeconds });
     return reply.header('cache-control', 'no-store').redirect(settings.publicUrl + pending.returnTo);

@@ -4,7 +4,7 @@ import type { SignIn } from '../auth/oidc.js';
 import type { TokenCache } from '../auth/token-cache.js';
 import { SESSION_COOKIE } from '../auth/oidc-session.js';
 import { tokenHash } from '../auth/tokens.js';
-import { ServiceError } from '../service/errors.js';
+import { refuse, ServiceError } from '../errors.js';
 import type { AuthFailures } from './auth-failures.js';
 
 declare module 'fastify' {
@@ -34,10 +34,10 @@ export async function identify(tokens: TokenCache, request: FastifyRequest): Pro
   const header = request.headers.authorization;
   if (header === undefined) return signIn ? fromSession(signIn, request) : ANONYMOUS;
   const presented = bearerToken(header);
-  if (presented === undefined) throw new ServiceError(401, 'unauthenticated', 'the Authorization header must be "Bearer <token>"');
+  if (presented === undefined) throw refuse('unauthenticated', 'the Authorization header must be "Bearer <token>"');
   if (signIn && isJwt(presented)) return signIn.issuer.verify(presented);
   const identity = await localTokenIdentity(tokens, presented);
-  if (!identity) throw new ServiceError(401, 'unauthenticated', 'the token is unknown, expired or revoked');
+  if (!identity) throw refuse('unauthenticated', 'the token is unknown, expired or revoked');
   return identity;
 }
 
@@ -63,7 +63,7 @@ async function fromSession(signIn: SignIn, request: FastifyRequest): Promise<Ide
   // Browsers send the cookie with requests that pages of other sites make; a write must come from this server's own origin.
   const origin = request.headers.origin;
   if (!SAFE_METHODS.has(request.method) && origin !== undefined && origin !== signIn.origin) {
-    throw new ServiceError(403, 'forbidden', `a session cookie does not authorize writes from pages of another site (Origin ${origin}); send a bearer token instead`);
+    throw refuse('forbidden', `a session cookie does not authorize writes from pages of another site (Origin ${origin}); send a bearer token instead`);
   }
   return identity;
 }

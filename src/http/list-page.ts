@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { Identity } from '../auth/identity.js';
 import type { DocumentService } from '../service/documents.js';
-import { ServiceError } from '../service/errors.js';
+import { refuse } from '../errors.js';
 import type { DocumentRecord, SortKey } from '../store/types.js';
 
 export const SORTS = ['title', '-title', 'last-modified', '-last-modified', 'created', '-created'] as const;
@@ -54,9 +54,9 @@ export const LIST_QUERYSTRING = {
  */
 export async function listPage(documents: DocumentService, identity: Identity, model: string, query: ListQuerystring, reply: FastifyReply, pageUrl: string): Promise<DocumentRecord[]> {
   const { limit, cursor, q, sort } = query;
-  if (q?.includes('\u0000')) throw new ServiceError(400, 'bad-request', 'q may not contain a NUL character');
+  if (q?.includes('\u0000')) throw refuse('bad-request', 'q may not contain a NUL character');
   const after = cursor === undefined ? undefined : decodeCursor(cursor);
-  if (cursor !== undefined && !after) throw new ServiceError(400, 'bad-request', 'the cursor is not one this server gave out');
+  if (cursor !== undefined && !after) throw refuse('bad-request', 'the cursor is not one this server gave out');
   const order = parseSort(sort);
   const page = await documents.list(identity, model, { limit: limit + 1, ...order, ...(q ? { q } : {}), ...(after ? { after } : {}) });
   const items = page.slice(0, limit);

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { ServiceError } from '../service/errors.js';
+import { refuse } from '../errors.js';
+import { parseJsonBody } from '../service/json-body.js';
 import { malformedForm } from './errors.js';
 
 export function bodyOf(request: FastifyRequest): Buffer {
@@ -8,12 +9,7 @@ export function bodyOf(request: FastifyRequest): Buffer {
 
 /** A JSON request body, parsed; `what` names it in the 415 when it is sent as something else. */
 export function jsonBodyOf(request: FastifyRequest, what: string): unknown {
-  if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) throw new ServiceError(415, 'unsupported-media-type', `${what} JSON: send Content-Type: application/json`);
-  try {
-    return JSON.parse(bodyOf(request).toString('utf8'));
-  } catch {
-    throw new ServiceError(400, 'bad-request', 'the body is not valid JSON');
-  }
+  return parseJsonBody(bodyOf(request), request.headers['content-type'], what);
 }
 
 /** The form's field "file": its bytes, name and type; other file parts are read and dropped. */
@@ -24,7 +20,7 @@ export async function fileField(request: FastifyRequest, limit: number): Promise
       if (part.type !== 'file') continue;
       // Every file part is read to its end (the parser waits for that), but only "file" is kept.
       const bytes = await part.toBuffer();
-      if (part.file.truncated || bytes.length > limit) throw new ServiceError(413, 'too-large', 'the file is larger than this server accepts');
+      if (part.file.truncated || bytes.length > limit) throw refuse('too-large', 'the file is larger than this server accepts');
       if (part.fieldname === 'file') file = { bytes, filename: formFilename(part.filename), mediaType: part.mimetype };
     }
   } catch (e) {

@@ -56,7 +56,7 @@ export function serverFactory(timeouts: Timeouts, tls: TlsFiles | undefined, fro
 
 /** An Expect other than 100-continue: Node would answer 417 with no body; this one has the error object. */
 function refuseExpectation(request: IncomingMessage, response: ServerResponse): void {
-  const body = JSON.stringify(errorBody(417, 'expectation-failed', `this server meets no expectation but 100-continue, not "${String(request.headers.expect).slice(0, 100)}"`));
+  const body = JSON.stringify(errorBody('expectation-failed', `this server meets no expectation but 100-continue, not "${String(request.headers.expect).slice(0, 100)}"`));
   response.writeHead(417, { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
   response.end(body);
 }

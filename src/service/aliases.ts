@@ -6,9 +6,9 @@
  */
 import type { Identity } from '../auth/identity.js';
 import { CONTENT_UUID_SCHEME } from '../oscal/identifiers.js';
-import { StoreConflictError, type AliasEntry, type AliasRecord, type AliasStore, type DocumentRecord } from '../store/types.js';
+import { type AliasEntry, type AliasRecord, type AliasStore, type DocumentRecord } from '../store/types.js';
 import type { DocumentService } from './documents.js';
-import { forbidden, notFound, ServiceError } from './errors.js';
+import { forbidden, refuse, ServiceError, storeRefusal } from '../errors.js';
 
 /** The same document in another format is this document here: a.xml, a.json and a.yaml are one name. */
 const OSCAL_EXTENSION = /\.(?:xml|json|ya?ml)$/i;
@@ -73,10 +73,10 @@ export function metadataAliases(content: Record<string, unknown>, model: string)
 /** Aliases given in a request: each a non-empty line of text, as many as a document may hold. */
 export function checkedAliases(values: unknown, where: string): string[] {
   if (!Array.isArray(values) || values.some((v) => typeof v !== 'string' || v.trim() === '' || v.length > MAX_ALIAS_LENGTH || /[\x00-\x1f\x7f]/.test(v))) {
-    throw new ServiceError(400, 'bad-request', `${where} must be a list of aliases: non-empty text of at most ${MAX_ALIAS_LENGTH} characters, on one line`);
+    throw refuse('bad-request', `${where} must be a list of aliases: non-empty text of at most ${MAX_ALIAS_LENGTH} characters, on one line`);
   }
   const aliases = [...new Set((values as string[]).map((v) => v.trim()))];
-  if (aliases.length > MAX_ALIASES) throw new ServiceError(400, 'bad-request', `a document may have at most ${MAX_ALIASES} aliases`);
+  if (aliases.length > MAX_ALIASES) throw refuse('bad-request', `a document may have at most ${MAX_ALIASES} aliases`);
   return aliases;
 }
 
@@ -119,8 +119,7 @@ export class AliasService {
     try {
       await this.store.setAliases(id, aliasEntries(aliases), { actor: identity.kind === 'user' ? identity.name : 'anonymous', action: 'document.aliases', documentId: id, detail: { aliases } });
     } catch (e) {
-      if (e instanceof StoreConflictError && e.reason === 'not-found') throw notFound();
-      throw e;
+      throw storeRefusal(e);
     }
   }
 

@@ -4,11 +4,13 @@ import type { Identity } from '../auth/identity.js';
 import type { ParsedDocument } from '../oscal/formats/index.js';
 import { jsonLocator } from '../oscal/formats/json-reader.js';
 import { markupToMarkdown } from '../oscal/markup/index.js';
-import { StoreConflictError, type AttachmentInput, type AttachmentStore, type DocumentStore } from '../store/types.js';
-import { fileBlob, gunzip, sha256 } from './blobs.js';
+import { type AttachmentInput, type AttachmentStore, type DocumentStore } from '../store/types.js';
+import { sha256 } from '../digest.js';
+import { fileBlob, gunzip } from './blobs.js';
+import { parseJsonBody } from './json-body.js';
 import { ContentGone, retryWhenGone } from './content.js';
 import { readContent, type DocumentService } from './documents.js';
-import { forbidden, notFound, ServiceError, unauthenticated } from './errors.js';
+import { forbidden, notFound, refuse, ServiceError, StoreConflictError, storeRefusal, unauthenticated } from '../errors.js';
 import { resourcesOf, type Resource } from './fields.js';
 
 /** A file as a client sent it. */
@@ -111,7 +113,7 @@ export class AttachmentService {
         filename: cleanFilename(base64.filename) ?? cleanFilename(String(entry.title ?? '')) ?? resourceUuid,
       };
     }
-    throw new ServiceError(404, 'not-found', `resource ${resourceUuid} has no file here: neither base64 content nor an rlink to an attachment of this document`);
+    throw refuse('not-found', `resource ${resourceUuid} has no file here: neither base64 content nor an rlink to an attachment of this document`);
   }
 
   /** POST: a new resource entry with an rlink to the stored file (rule 1). */
@@ -160,21 +162,15 @@ export class AttachmentService {
 
   /** PUT .../resource: the entry replaced by the client's, checked as part of the document (rule 6). */
   async putResource(identity: Identity, model: string, id: string, resourceUuid: string, body: Buffer, contentType: string | undefined): Promise<void> {
-    if (!/^application\/json\b/i.test(contentType ?? '')) throw new ServiceError(415, 'unsupported-media-type', 'a resource entry is JSON: send Content-Type: application/json');
-    let supplied: unknown;
-    try {
-      supplied = JSON.parse(body.toString('utf8'));
-    } catch {
-      throw new ServiceError(400, 'malformed', 'the body is not valid JSON');
-    }
-    if (typeof supplied !== 'object' || supplied === null || Array.isArray(supplied)) throw new ServiceError(400, 'bad-request', 'the body must be one back-matter resource object');
+    const supplied = parseJsonBody(body, contentType, 'a resource entry is');
+    if (typeof supplied !== 'object' || supplied === null || Array.isArray(supplied)) throw refuse('bad-request', 'the body must be one back-matter resource object');
     const uuid = (supplied as { uuid?: unknown }).uuid;
     let at = -1;
     await this.change(identity, model, id, 'resource.replace', resourceUuid, undefined, (content) => {
       const resources = resourcesOf(content);
       const entry = findResource(content, resourceUuid);
       if (typeof uuid !== 'string' || uuid.toLowerCase() !== resourceUuid) {
-        throw new ServiceError(409, 'conflict', `the entry's uuid ${JSON.stringify(uuid)} differs from the resource uuid in the path (${resourceUuid}); a resource keeps its uuid`);
+        throw refuse('conflict', `the entry's uuid ${JSON.stringify(uuid)} differs from the resource uuid in the path (${resourceUuid}); a resource keeps its uuid`);
       }
       at = resources.indexOf(entry);
       resources[at] = supplied as Resource;
@@ -201,7 +197,7 @@ export class AttachmentService {
         const { doc, rights, content } = await this.documents.readableContent(identity, model, id);
         if (!rights.write) throw forbidden('change its attachments');
         if (doc.legalHold && (action === 'attachment.delete' || action === 'attachment.replace')) {
-          throw new ServiceError(409, 'legal-hold', 'the document is under a legal hold: its attachment files cannot be deleted or replaced');
+          throw refuse('legal-hold', 'the document is under a legal hold: its attachment files cannot be deleted or replaced');
         }
         const entry = edit(content, blob?.hash ?? '');
         const text = JSON.stringify(content.content, null, 2) + '\n';
@@ -218,9 +214,7 @@ export class AttachmentService {
             await sleep(Math.random() * 10 * 2 ** attempt);
             continue;
           }
-          if (e instanceof StoreConflictError && e.reason === 'stale') throw new ServiceError(409, 'conflict', 'the document kept changing while the attachment was stored; try again');
-          if (e instanceof StoreConflictError && e.reason === 'not-found') throw notFound();
-          throw e;
+          throw storeRefusal(e, { stale: 'the document kept changing while the attachment was stored; try again' });
         }
       }
     });
@@ -252,7 +246,7 @@ function locatedInEntry(error: ServiceError, entryPath: string, body: string): S
     const at = inEntry ? locate(detail.path.slice(entryPath.length)) : undefined;
     return at ? { ...detail, line: at.line, column: at.column } : detail;
   });
-  return new ServiceError(error.status, error.code, error.message, errors, error.headers);
+  return refuse(error.code, error.message, { ...(errors ? { errors } : {}), ...(error.headers ? { headers: error.headers } : {}) });
 }
 
 function findResource(content: ParsedDocument, resourceUuid: string): Resource {

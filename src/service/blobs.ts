@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto';
+import { sha256 } from '../digest.js';
 import { brotliCompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import type { BlobInput } from '../store/types.js';
 
@@ -8,10 +8,6 @@ import type { BlobInput } from '../store/types.js';
  */
 const GZIP_LEVEL = 4;
 const BROTLI_QUALITY = 5;
-
-export function sha256(bytes: Buffer | string): string {
-  return hash('sha256', bytes, 'hex');
-}
 
 export function blobOf(bytes: Buffer, withBrotli = false): BlobInput {
   const blob: BlobInput = { hash: sha256(bytes), size: bytes.length, gzip: gzipSync(bytes, { level: GZIP_LEVEL }) };

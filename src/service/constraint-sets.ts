@@ -3,8 +3,8 @@ import { mayManageConstraintSets } from '../auth/policy.js';
 import { ConstraintDefinitionError, readConstraintSet } from '../oscal/constraints/external.js';
 import type { ConstraintSet } from '../oscal/constraints/index.js';
 import type { ConstraintSetRecord, ConstraintSetStore } from '../store/types.js';
-import { sha256 } from './blobs.js';
-import { ServiceError, unauthenticated } from './errors.js';
+import { sha256 } from '../digest.js';
+import { refuse, unauthenticated } from '../errors.js';
 
 /** Set names are path segments and import hrefs: short, lower-case, no slashes. */
 const NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
@@ -15,7 +15,7 @@ const CACHE_LIMIT = 64;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function checkName(name: string): void {
-  if (!NAME.test(name)) throw new ServiceError(400, 'bad-request', `"${name}" is not a constraint set name: use 1 to 64 of a-z, 0-9, ".", "_" and "-", starting with a letter or digit`);
+  if (!NAME.test(name)) throw refuse('bad-request', `"${name}" is not a constraint set name: use 1 to 64 of a-z, 0-9, ".", "_" and "-", starting with a letter or digit`);
 }
 
 /** An import names another registered set, by its name or its name with .xml. */
@@ -34,18 +34,18 @@ export class ConstraintSetService {
 
   async put(identity: Identity, name: string, body: Buffer): Promise<{ created: boolean; record: ConstraintSetRecord }> {
     if (identity.kind === 'anonymous') throw unauthenticated();
-    if (!mayManageConstraintSets(identity)) throw new ServiceError(403, 'forbidden', 'registering constraint sets needs the admin role');
+    if (!mayManageConstraintSets(identity)) throw refuse('forbidden', 'registering constraint sets needs the admin role');
     checkName(name);
     let text: string;
     try {
       text = utf8.decode(body);
     } catch {
-      throw new ServiceError(400, 'malformed', 'the body is not valid UTF-8 text');
+      throw refuse('malformed', 'the body is not valid UTF-8 text');
     }
     await this.compile(name, text);
     const { created } = await this.store.putConstraintSet({ name, text, hash: sha256(body), size: body.length }, { actor: identity.name, action: 'constraint-set.put', detail: { name } });
     const record = await this.store.getConstraintSet(name);
-    if (!record) throw new ServiceError(404, 'not-found', `no constraint set named ${name}`);
+    if (!record) throw refuse('not-found', `no constraint set named ${name}`);
     return { created, record };
   }
 
@@ -58,16 +58,16 @@ export class ConstraintSetService {
     if (identity.kind === 'anonymous') throw unauthenticated();
     checkName(name);
     const record = await this.store.getConstraintSet(name);
-    if (!record) throw new ServiceError(404, 'not-found', `no constraint set named ${name}`);
+    if (!record) throw refuse('not-found', `no constraint set named ${name}`);
     return record;
   }
 
   async remove(identity: Identity, name: string): Promise<void> {
     if (identity.kind === 'anonymous') throw unauthenticated();
-    if (!mayManageConstraintSets(identity)) throw new ServiceError(403, 'forbidden', 'deleting constraint sets needs the admin role');
+    if (!mayManageConstraintSets(identity)) throw refuse('forbidden', 'deleting constraint sets needs the admin role');
     checkName(name);
     if (!await this.store.deleteConstraintSet(name, { actor: identity.name, action: 'constraint-set.delete', detail: { name } })) {
-      throw new ServiceError(404, 'not-found', `no constraint set named ${name}`);
+      throw refuse('not-found', `no constraint set named ${name}`);
     }
   }
 
@@ -77,7 +77,7 @@ export class ConstraintSetService {
     return Promise.all(names.map(async (name) => {
       checkName(name);
       const record = await this.store.getConstraintSet(name);
-      if (!record) throw new ServiceError(400, 'unknown-constraint-set', `no constraint set named ${name} is registered (GET /oscal/v1/constraint-set lists them)`);
+      if (!record) throw refuse('unknown-constraint-set', `no constraint set named ${name} is registered (GET /oscal/v1/constraint-set lists them)`);
       const known = this.compiled.get(name);
       if (known && known.hash === record.hash) return known.set;
       const set = await this.compile(name, record.text);
@@ -97,7 +97,7 @@ export class ConstraintSetService {
       });
     } catch (e) {
       if (!(e instanceof ConstraintDefinitionError)) throw e;
-      throw new ServiceError(422, 'invalid-constraint-set', `the constraint set is not valid: ${e.message}`, [{ path: '', message: e.message, line: e.line }]);
+      throw refuse('invalid-constraint-set', `the constraint set is not valid: ${e.message}`, { errors: [{ path: '', message: e.message, line: e.line }] });
     }
   }
 }

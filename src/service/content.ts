@@ -3,7 +3,7 @@ import { OscalError } from '../oscal/errors.js';
 import { parseOscal, type Format, type ParsedDocument } from '../oscal/formats/index.js';
 import type { BlobStore, DocumentStore, JobRecord, JobStore, RenditionStore, RevisionRecord, RevisionStore } from '../store/types.js';
 import { gunzip } from './blobs.js';
-import { notFound, ServiceError } from './errors.js';
+import { notFound, refuse } from '../errors.js';
 import type { DocumentService } from './documents.js';
 import { renditionBlob } from './renditions.js';
 
@@ -34,7 +34,7 @@ export async function retryWhenGone<T>(read: () => Promise<T>): Promise<T> {
       return await read();
     } catch (e) {
       if (!(e instanceof ContentGone)) throw e;
-      if (attempt === READ_ATTEMPTS) throw new ServiceError(409, 'conflict', 'the document kept changing while it was read; try again');
+      if (attempt === READ_ATTEMPTS) throw refuse('conflict', 'the document kept changing while it was read; try again');
     }
   }
 }
@@ -102,7 +102,7 @@ export class ContentService {
     // No worker will make it (a failed job, or a rendition lost): make it now.
     const blob = await renderRevision(this.store, id, doc.revision, format).catch((e: unknown) => {
       // Large documents are converted after their write, so markup with no XML equivalent shows only here.
-      if (e instanceof OscalError) throw new ServiceError(406, 'not-representable', `this document cannot be given as ${format.toUpperCase()}: ${e.message}; ask for application/json`);
+      if (e instanceof OscalError) throw refuse('not-representable', `this document cannot be given as ${format.toUpperCase()}: ${e.message}; ask for application/json`);
       throw e;
     });
     await this.store.putRendition(id, doc.revision, format, blob);

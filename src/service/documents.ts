@@ -5,16 +5,16 @@ import { decodeDocumentBytes, parseOscal, type Format, type ParsedDocument } fro
 import { applyContentIdentifier, dropEmptyDocumentIds } from '../oscal/identifiers.js';
 import { atLeast, validateDocument, type ValidationIssue } from '../oscal/validate/index.js';
 import { locateIssues } from '../oscal/validate/locate.js';
-import { StoreConflictError, type AccessRecord, type AttachmentInput, type RevisionInput, type DocumentRecord, type Grant, type ListQuery, type SortKey, type StoredFinding, type AccessStore, type BlobStore, type DocumentStore, type RevisionStore, type Visibility } from '../store/types.js';
+import { type AccessRecord, type AttachmentInput, type RevisionInput, type DocumentRecord, type Grant, type ListQuery, type SortKey, type StoredFinding, type AccessStore, type BlobStore, type DocumentStore, type RevisionStore, type Visibility } from '../store/types.js';
 import { blobOf } from './blobs.js';
 import { readRevision, retryWhenGone } from './content.js';
-import { MAX_ERROR_DETAILS, ServiceError, forbidden, found, notFound, unauthenticated, type ErrorDetail } from './errors.js';
+import { forbidden, found, isErrorCode, MAX_ERROR_DETAILS, notFound, refuse, storeRefusal, unauthenticated, type ErrorDetail } from '../errors.js';
 import { fieldsOf, resourcesOf } from './fields.js';
 import { formatOfContentType } from './media-types.js';
 import { canonicalJson, planRenditions } from './renditions.js';
 
 /** Codes of reader errors meaning the bytes are not the declared format at all (400, D3). */
-const SYNTAX_ERRORS = new Set(['malformed', 'forbidden-construct']);
+const SYNTAX_ERRORS: ReadonlySet<string> = new Set(['malformed', 'forbidden-construct']);
 
 export interface Settings {
   /** Visibility of documents created through the generic interface (D7). */
@@ -50,7 +50,7 @@ function warningsOf(doc: ParsedDocument): ValidationIssue[] {
 export function readContent(body: Buffer, contentType: string | undefined, model: string | undefined): { doc: ParsedDocument; text: string; format: Format } {
   const format = formatOfContentType(contentType);
   if (!format) {
-    throw new ServiceError(415, 'unsupported-media-type', contentType
+    throw refuse('unsupported-media-type', contentType
       ? `Content-Type ${contentType} is not accepted; send application/json, application/xml or application/yaml`
       : 'Content-Type is missing; send application/json, application/xml or application/yaml');
   }
@@ -60,8 +60,10 @@ export function readContent(body: Buffer, contentType: string | undefined, model
     doc = parseOscal(text, format);
   } catch (e) {
     if (!(e instanceof OscalError)) throw e;
-    if (SYNTAX_ERRORS.has(e.code)) throw new ServiceError(400, e.code, `the body is not well-formed ${format.toUpperCase()}: ${e.message}`, [detail(e)]);
-    throw new ServiceError(422, 'invalid-oscal', `the body is not valid OSCAL: ${e.message}`, [detail(e)]);
+    if (SYNTAX_ERRORS.has(e.code) && isErrorCode(e.code)) {
+      throw refuse(e.code, `the body is not well-formed ${format.toUpperCase()}: ${e.message}`, { errors: [detail(e)] });
+    }
+    throw refuse('invalid-oscal', `the body is not valid OSCAL: ${e.message}`, { errors: [detail(e)] });
   }
   // Rule 6 of generic-interface 2.2: an empty document-ids asks for the server's entry, which applyContentIdentifier then adds.
   dropEmptyDocumentIds((doc.content[doc.model] as { metadata?: unknown } | undefined)?.metadata);
@@ -77,7 +79,7 @@ export function readContent(body: Buffer, contentType: string | undefined, model
     const message = first.code === 'unexpected-model'
       ? `this endpoint takes ${model} documents, but the body is a ${doc.model}`
       : `the ${doc.model} is not valid OSCAL ${doc.version}: ${count}, the first: ${first.message}`;
-    throw new ServiceError(422, first.code === 'unexpected-model' ? 'wrong-model' : 'invalid-oscal', message, issues.map(detail));
+    throw refuse(first.code === 'unexpected-model' ? 'wrong-model' : 'invalid-oscal', message, { errors: issues.map(detail) });
   }
   return { doc, text, format };
 }
@@ -91,8 +93,8 @@ export function bodyText(body: Buffer, format: Format): string {
     return decodeDocumentBytes(body, format);
   } catch (e) {
     if (!(e instanceof OscalError)) throw e;
-    if (e.code === 'unsupported-encoding') throw new ServiceError(415, 'unsupported-encoding', `the body cannot be read: ${e.message}`);
-    throw new ServiceError(400, 'malformed', `the body cannot be read: ${e.message}`);
+    if (e.code === 'unsupported-encoding') throw refuse('unsupported-encoding', `the body cannot be read: ${e.message}`);
+    throw refuse('malformed', `the body cannot be read: ${e.message}`);
   }
 }
 
@@ -101,7 +103,7 @@ function inlineRenditions(...plan: Parameters<typeof planRenditions>): ReturnTyp
   try {
     return planRenditions(...plan);
   } catch (e) {
-    if (e instanceof OscalError) throw new ServiceError(422, 'invalid-oscal', `the ${plan[0].model} is not valid OSCAL: ${e.message}`, [detail(e)]);
+    if (e instanceof OscalError) throw refuse('invalid-oscal', `the ${plan[0].model} is not valid OSCAL: ${e.message}`, { errors: [detail(e)] });
     throw e;
   }
 }
@@ -150,10 +152,10 @@ export class DocumentService {
 
   async create(identity: Identity, model: string, body: Buffer, contentType: string | undefined): Promise<{ record: DocumentRecord; jobs: string[]; findings: StoredFinding[] }> {
     if (identity.kind === 'anonymous') throw unauthenticated();
-    if (!mayCreate(identity)) throw new ServiceError(403, 'forbidden', 'creating documents needs the writer or admin role');
+    if (!mayCreate(identity)) throw refuse('forbidden', 'creating documents needs the writer or admin role');
     const { doc, format } = readContent(body, contentType, model);
     const outcome = applyContentIdentifier(metadataOf(doc));
-    if (!outcome.ok) throw new ServiceError(422, 'invalid-identifier', outcome.message, [{ path: `/${model}/metadata/document-ids`, message: outcome.message }]);
+    if (!outcome.ok) throw refuse('invalid-identifier', outcome.message, { errors: [{ path: `/${model}/metadata/document-ids`, message: outcome.message }] });
     return this.storeNew(identity, outcome.id, doc, body, format, this.settings.defaultVisibility);
   }
 
@@ -168,8 +170,7 @@ export class DocumentService {
       );
       return { record: found(await this.store.getDocument(id)), jobs, findings: revision.findings ?? [] };
     } catch (e) {
-      if (e instanceof StoreConflictError && e.reason === 'exists') throw new ServiceError(409, 'conflict', `a document with content uuid ${id} already exists; PUT to replace it`);
-      throw e;
+      throw storeRefusal(e, { exists: `a document with content uuid ${id} already exists; PUT to replace it` });
     }
   }
 
@@ -188,8 +189,7 @@ export class DocumentService {
       return await this.store.replaceDocument(id, revision, audit, change.ifRevision);
     } catch (e) {
       // Deleted after the caller's rights were checked (another request, or another process).
-      if (e instanceof StoreConflictError && e.reason === 'not-found') throw notFound();
-      throw e;
+      throw storeRefusal(e);
     }
   }
 
@@ -200,8 +200,8 @@ export class DocumentService {
     const { doc, format } = readContent(body, contentType, model);
     const outcome = applyContentIdentifier(metadataOf(doc), id);
     if (!outcome.ok) {
-      const status = outcome.reason === 'mismatch' ? 409 : 422;
-      throw new ServiceError(status, status === 409 ? 'conflict' : 'invalid-identifier', outcome.message, [{ path: `/${model}/metadata/document-ids`, message: outcome.message }]);
+      const errors = [{ path: `/${model}/metadata/document-ids`, message: outcome.message }];
+      throw refuse(outcome.reason === 'mismatch' ? 'conflict' : 'invalid-identifier', outcome.message, { errors });
     }
     return this.storeRevision(identity, id, doc, body, format);
   }
@@ -236,9 +236,7 @@ export class DocumentService {
     try {
       await this.store.deleteDocument(id, { actor: identity.name, action: 'document.delete', documentId: id, detail: { model } });
     } catch (e) {
-      if (e instanceof StoreConflictError && e.reason === 'legal-hold') throw new ServiceError(409, 'legal-hold', 'the document is under a legal hold and cannot be deleted; an admin must lift the hold first');
-      if (e instanceof StoreConflictError && e.reason === 'not-found') throw notFound();
-      throw e;
+      throw storeRefusal(e, { 'legal-hold': 'the document is under a legal hold and cannot be deleted; an admin must lift the hold first' });
     }
   }
 
@@ -252,13 +250,12 @@ export class DocumentService {
   async setAccess(identity: Identity, model: string, id: string, change: { visibility?: Visibility; grants?: Grant[]; legalHold?: boolean }): Promise<AccessRecord> {
     await this.access(identity, model, id);
     if (change.legalHold !== undefined && !(identity.kind === 'user' && identity.role === 'admin')) {
-      throw new ServiceError(403, 'forbidden', 'only an admin may set or lift a legal hold');
+      throw refuse('forbidden', 'only an admin may set or lift a legal hold');
     }
     try {
       await this.store.setAccess(id, change, { actor: (identity as { name: string }).name, action: 'access.change', documentId: id, detail: change as Record<string, unknown> });
     } catch (e) {
-      if (e instanceof StoreConflictError && e.reason === 'not-found') throw notFound();
-      throw e;
+      throw storeRefusal(e);
     }
     return this.accessRecord(id);
   }

@@ -2,10 +2,10 @@ import { mayCreate } from '../auth/policy.js';
 import type { Identity } from '../auth/identity.js';
 import type { ParsedDocument } from '../oscal/formats/index.js';
 import { applyContentIdentifier, CONTENT_UUID_SCHEME, isContentUuid } from '../oscal/identifiers.js';
-import { StoreConflictError, type DocumentRecord, type DocumentStore, type RevisionRecord, type RevisionStore } from '../store/types.js';
+import { type DocumentRecord, type DocumentStore, type RevisionRecord, type RevisionStore } from '../store/types.js';
 import type { DocumentService } from './documents.js';
 import { readContent } from './documents.js';
-import { forbidden, found, notFound, ServiceError, unauthenticated } from './errors.js';
+import { forbidden, found, notFound, refuse, ServiceError, storeRefusal, unauthenticated } from '../errors.js';
 
 function authenticated(identity: Identity): asserts identity is Identity & { kind: 'user' } {
   if (identity.kind === 'anonymous') throw unauthenticated();
@@ -20,7 +20,7 @@ function registryContentUuid(doc: ParsedDocument): string {
   const ids = metadataOf(doc)['document-ids'];
   const entry = Array.isArray(ids) ? (ids as { scheme?: string; identifier?: string }[]).find((d) => d.scheme === CONTENT_UUID_SCHEME || d.scheme === 'http://oscal.io/oscal/identifier/content-uuid') : undefined;
   const value = String(entry?.identifier ?? (doc.content[doc.model] as { uuid?: unknown }).uuid ?? '');
-  if (!isContentUuid(value)) throw new ServiceError(400, 'invalid-metadata', `the document's content-uuid ${JSON.stringify(value)} (its document-ids entry, else its root uuid) is not a version 4 or 5 UUID`);
+  if (!isContentUuid(value)) throw refuse('invalid-metadata', `the document's content-uuid ${JSON.stringify(value)} (its document-ids entry, else its root uuid) is not a version 4 or 5 UUID`);
   return value.toLowerCase();
 }
 
@@ -34,17 +34,17 @@ export class RegistryService {
   /** PUT as upsert: 201 when created, 204 when a new version was added. */
   async upsert(identity: Identity, model: string, id: string, body: Buffer, contentType: string | undefined): Promise<'created' | 'updated'> {
     authenticated(identity);
-    if (!/^application\/json\b/i.test(contentType ?? '')) throw new ServiceError(415, 'unsupported-media-type', 'the registry takes OSCAL JSON only: send Content-Type: application/json');
+    if (!/^application\/json\b/i.test(contentType ?? '')) throw refuse('unsupported-media-type', 'the registry takes OSCAL JSON only: send Content-Type: application/json');
     const { doc } = this.read(body, model);
     const declared = registryContentUuid(doc);
-    if (declared !== id.toLowerCase()) throw new ServiceError(409, 'conflict', `the document's content-uuid ${declared} differs from the one in the path (${id})`);
+    if (declared !== id.toLowerCase()) throw refuse('conflict', `the document's content-uuid ${declared} differs from the one in the path (${id})`);
     return this.save(identity, doc, body, id.toLowerCase());
   }
 
   /** POST /api/upload: model and content-uuid come from the document itself. */
   async upload(identity: Identity, body: Buffer | undefined): Promise<{ action: 'created' | 'updated'; record: DocumentRecord }> {
     authenticated(identity);
-    if (!body || body.length === 0) throw new ServiceError(400, 'missing-file', 'send the OSCAL JSON document as the body, or as the multipart field "file"');
+    if (!body || body.length === 0) throw refuse('missing-file', 'send the OSCAL JSON document as the body, or as the multipart field "file"');
     const { doc } = this.read(body, undefined);
     const id = registryContentUuid(doc);
     const action = await this.save(identity, doc, body, id);
@@ -56,24 +56,24 @@ export class RegistryService {
       return readContent(body, 'application/json', model);
     } catch (e) {
       // The registry's 400 is for JSON it cannot read; OSCAL problems stay 422.
-      if (e instanceof ServiceError && e.status === 400) throw new ServiceError(400, 'invalid-json', `the body is not valid JSON: ${e.message}`, e.errors);
+      if (e instanceof ServiceError && e.status === 400) throw refuse('invalid-json', `the body is not valid JSON: ${e.message}`, { errors: e.errors });
       throw e;
     }
   }
 
   private async save(identity: Identity & { kind: 'user' }, doc: ParsedDocument, body: Buffer, id: string): Promise<'created' | 'updated'> {
     const outcome = applyContentIdentifier(metadataOf(doc), id);
-    if (!outcome.ok) throw new ServiceError(409, 'conflict', outcome.message);
+    if (!outcome.ok) throw refuse('conflict', outcome.message);
     const existing = await this.store.getDocument(id);
     if (existing) {
       // Readable first: of a document the caller may not read, not even the model is told (D3).
       const { rights } = await this.documents.readable(identity, existing.model, id);
-      if (existing.model !== doc.model) throw new ServiceError(409, 'conflict', `content-uuid ${id} belongs to a ${existing.model}, not a ${doc.model}`);
+      if (existing.model !== doc.model) throw refuse('conflict', `content-uuid ${id} belongs to a ${existing.model}, not a ${doc.model}`);
       if (!rights.write) throw forbidden('change it: it belongs to another user');
       await this.documents.storeRevision(identity, id, doc, body, 'json');
       return 'updated';
     }
-    if (!mayCreate(identity)) throw new ServiceError(403, 'forbidden', 'creating documents needs the writer or admin role');
+    if (!mayCreate(identity)) throw refuse('forbidden', 'creating documents needs the writer or admin role');
     await this.documents.storeNew(identity, id, doc, body, 'json', 'public');
     return 'created';
   }
@@ -100,9 +100,7 @@ export class RegistryService {
     try {
       await this.store.deleteRevision(id, number, { actor: identity.name, action: 'version.delete', documentId: id, detail: { version: number } });
     } catch (e) {
-      if (e instanceof StoreConflictError && (e.reason === 'last-version' || e.reason === 'legal-hold')) throw new ServiceError(409, e.reason, e.message);
-      if (e instanceof StoreConflictError && e.reason === 'not-found') throw notFound('version');
-      throw e;
+      throw storeRefusal(e, { 'last-version': (stored) => stored, 'legal-hold': (stored) => stored }, 'version');
     }
   }
 }

@@ -10,7 +10,7 @@ import type { AttachmentService } from './attachments.js';
 import { plainBytes } from './attachments.js';
 import { retryWhenGone, revisionJson } from './content.js';
 import type { DocumentService } from './documents.js';
-import { ServiceError } from './errors.js';
+import { refuse, ServiceError } from '../errors.js';
 import { PLURALS } from './model-segments.js';
 import { parseNotes, RESOLVED_TYPE, type SnapshotService } from './snapshots.js';
 
@@ -128,7 +128,7 @@ export class ResolutionService {
       return { ...resolved, revision };
     } catch (e) {
       if (!(e instanceof ResolutionError)) throw e;
-      throw new ServiceError(422, e.code, `the profile cannot be resolved: ${e.message}`, [{ path: e.chain.join(' > '), message: e.message }]);
+      throw refuse(e.code, `the profile cannot be resolved: ${e.message}`, { errors: [{ path: e.chain.join(' > '), message: e.message }] });
     }
   }
 

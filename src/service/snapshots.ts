@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Identity } from '../auth/identity.js';
 import type { ParsedDocument } from '../oscal/formats/index.js';
 import { markupToMarkdown } from '../oscal/markup/index.js';
-import { StoreConflictError, type SnapshotKind, type SnapshotNotes, type SnapshotRecord, type BlobStore, type RevisionStore, type SnapshotStore } from '../store/types.js';
+import { type SnapshotKind, type SnapshotNotes, type SnapshotRecord, type BlobStore, type RevisionStore, type SnapshotStore } from '../store/types.js';
 import { blobOf } from './blobs.js';
+import { parseJsonBody } from './json-body.js';
 import { readRevision, readStored, retryWhenGone } from './content.js';
 import { readContent, type DocumentService } from './documents.js';
-import { forbidden, found, notFound, ServiceError, unauthenticated } from './errors.js';
+import { forbidden, found, notFound, refuse, storeRefusal, unauthenticated } from '../errors.js';
 import { canonicalJson } from './renditions.js';
 
 /** The namespace of the snapshot props (D8). */
@@ -30,13 +31,13 @@ export function snapshotEntry(s: SnapshotRecord): Record<string, unknown> {
 function noteText(value: unknown, what: string): string {
   // eslint-disable-next-line no-control-regex
   if (typeof value !== 'string' || value.length === 0 || value.length > 1000 || value !== value.trim() || /[\u0000-\u001f\u007f]/.test(value)) {
-    throw new ServiceError(400, 'bad-request', `${what} must be a non-empty string of at most 1000 characters, without leading or trailing spaces or control characters`);
+    throw refuse('bad-request', `${what} must be a non-empty string of at most 1000 characters, without leading or trailing spaces or control characters`);
   }
   return value;
 }
 
 function noteList(value: unknown, what: string): string[] {
-  if (!Array.isArray(value) || value.length > MAX_NOTES) throw new ServiceError(400, 'bad-request', `${what} must be an array of at most ${MAX_NOTES} strings`);
+  if (!Array.isArray(value) || value.length > MAX_NOTES) throw refuse('bad-request', `${what} must be an array of at most ${MAX_NOTES} strings`);
   return [...new Set(value.map((v) => noteText(v, `each of ${what}`)))];
 }
 
@@ -46,24 +47,18 @@ function noteList(value: unknown, what: string): string[] {
  */
 export function parseNotes(body: Buffer, contentType: string | undefined, current: SnapshotNotes): SnapshotNotes {
   if (body.length === 0) return current;
-  if (!/^application\/json\b/i.test(contentType ?? '')) throw new ServiceError(415, 'unsupported-media-type', 'snapshot settings are JSON: send Content-Type: application/json, or no body');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.toString('utf8'));
-  } catch {
-    throw new ServiceError(400, 'malformed', 'the body is not valid JSON');
-  }
+  const parsed = parseJsonBody(body, contentType, 'snapshot settings are', 'no body');
   const outer = parsed as { snapshot?: unknown } | null;
   if (typeof outer !== 'object' || outer === null || Array.isArray(outer) || Object.keys(outer).some((k) => k !== 'snapshot')
     || typeof outer.snapshot !== 'object' || outer.snapshot === null || Array.isArray(outer.snapshot)) {
-    throw new ServiceError(400, 'bad-request', 'the body must be {"snapshot": {"description": "...", "labels": [...], "types": [...]}}');
+    throw refuse('bad-request', 'the body must be {"snapshot": {"description": "...", "labels": [...], "types": [...]}}');
   }
   const { description, labels, types, ...rest } = outer.snapshot as Record<string, unknown>;
   const extra = Object.keys(rest);
   if (extra.some((k) => k === 'created' || k === 'snapshot-created')) {
-    throw new ServiceError(400, 'immutable-field', 'snapshot-created is set by the server when the snapshot is made and can never be changed');
+    throw refuse('immutable-field', 'snapshot-created is set by the server when the snapshot is made and can never be changed');
   }
-  if (extra.length) throw new ServiceError(400, 'bad-request', `unknown properties: ${extra.join(', ')}; a snapshot takes description, labels and types`);
+  if (extra.length) throw refuse('bad-request', `unknown properties: ${extra.join(', ')}; a snapshot takes description, labels and types`);
   const notes: SnapshotNotes = { labels: labels === undefined ? current.labels : noteList(labels, 'labels'), types: types === undefined ? current.types : noteList(types, 'types') };
   if (description === undefined) {
     if (current.description !== undefined) notes.description = current.description;
@@ -173,9 +168,7 @@ export class SnapshotService {
     try {
       await write();
     } catch (e) {
-      if (e instanceof StoreConflictError && e.reason === 'legal-hold') throw new ServiceError(409, 'legal-hold', `${e.message}; an admin must lift the hold first`);
-      if (e instanceof StoreConflictError && e.reason === 'not-found') throw notFound(missing);
-      throw e;
+      throw storeRefusal(e, { 'legal-hold': (stored) => `${stored}; an admin must lift the hold first` }, missing);
     }
   }
 }

@@ -9,7 +9,7 @@ import { gunzip } from './blobs.js';
 import type { ConstraintSetService } from './constraint-sets.js';
 import { readRevision, retryWhenGone, revisionRecord } from './content.js';
 import { bodyText, type DocumentService } from './documents.js';
-import { MAX_ERROR_DETAILS, ServiceError, unauthenticated, type ErrorDetail } from './errors.js';
+import { MAX_ERROR_DETAILS, refuse, unauthenticated, type ErrorDetail } from '../errors.js';
 import { formatOfContentType } from './media-types.js';
 
 export interface ValidationSettings {
@@ -75,9 +75,9 @@ export class ValidationService {
     const refused = issues.filter((i) => atLeast(i.level, level)).sort((a, b) => severity(b.level ?? 'ERROR') - severity(a.level ?? 'ERROR'));
     if (refused.length === 0) return;
     const count = refused.length > MAX_ERROR_DETAILS ? `more than ${MAX_ERROR_DETAILS}` : String(refused.length);
-    throw new ServiceError(422, 'invalid-oscal',
+    throw refuse('invalid-oscal',
       `the ${doc.model} has ${count} finding${refused.length === 1 ? '' : 's'} at ${level} or above against OSCAL ${doc.version}'s schemas and constraints, the first: ${refused[0]!.message} [${refused[0]!.constraintId ?? refused[0]!.code}]`,
-      refused.map(issueDetail));
+      { errors: refused.map(issueDetail) });
   }
 
   /** POST /validate: any content, checked without storing it. */
@@ -85,7 +85,7 @@ export class ValidationService {
     if (identity.kind === 'anonymous') throw unauthenticated();
     const format = formatOfContentType(contentType);
     if (!format) {
-      throw new ServiceError(415, 'unsupported-media-type', 'send the content as application/json, application/xml or application/yaml');
+      throw refuse('unsupported-media-type', 'send the content as application/json, application/xml or application/yaml');
     }
     const sets = await this.constraintSets.sets(identity, setNames);
     const text = bodyText(body, format);

@@ -243,12 +243,6 @@ export interface AuditFilter {
   documentId?: string;
 }
 
-export class StoreConflictError extends Error {
-  constructor(readonly reason: 'exists' | 'legal-hold' | 'not-found' | 'last-version' | 'stale', message: string) {
-    super(message);
-    this.name = 'StoreConflictError';
-  }
-}
 
 export type { AccessStore } from './interfaces/access.js';
 export type { AliasStore } from './interfaces/aliases.js';

@@ -1,7 +1,8 @@
 /** The assertions the store conformance tests share: on stored bytes, refusals, timestamps and records. */
 import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
-import { StoreConflictError, type BlobStore, type DocumentRecord, type RevisionRecord } from '../../src/store/types.js';
+import { StoreConflictError } from '../../src/errors.js';
+import type { BlobStore, DocumentRecord, RevisionRecord } from '../../src/store/types.js';
 
 export async function blobText(store: BlobStore, hash: string): Promise<string | undefined> {
   const gzip = await store.getBlob(hash);

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { checkedAliases, type AliasList, type AliasService } from '../../service/aliases.js';
-import { ServiceError } from '../../service/errors.js';
+import { refuse } from '../../errors.js';
 import { jsonBodyOf } from '../request-body.js';
 import { describe, json, jsonBody, ref, TAGS } from '../openapi.js';
 
@@ -14,7 +14,7 @@ function aliasesJson(list: AliasList): Record<string, string[]> {
 function bodyAliases(request: FastifyRequest): string[] {
   const body = jsonBodyOf(request, 'the aliases are');
   const keys = typeof body === 'object' && body !== null && !Array.isArray(body) ? Object.keys(body) : [];
-  if (keys.length !== 1 || keys[0] !== 'aliases') throw new ServiceError(400, 'bad-request', 'the body must be {"aliases": ["...", ...]}');
+  if (keys.length !== 1 || keys[0] !== 'aliases') throw refuse('bad-request', 'the body must be {"aliases": ["...", ...]}');
   return checkedAliases((body as { aliases: unknown }).aliases, 'aliases');
 }
 

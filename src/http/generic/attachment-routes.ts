@@ -3,7 +3,7 @@ import * as contentDisposition from 'content-disposition';
 import contentType from 'content-type';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { plainBytes, type AttachmentService, type IncomingFile } from '../../service/attachments.js';
-import { ServiceError } from '../../service/errors.js';
+import { refuse } from '../../errors.js';
 import { errorHandler, sendError } from '../errors.js';
 import { bodyOf, fileField, MULTIPART_LIMITS } from '../request-body.js';
 import { accepts } from '../send-rendition.js';
@@ -43,7 +43,7 @@ function rawFile(request: FastifyRequest): IncomingFile {
     try {
       mediaType = contentType.format(contentType.parse(header));
     } catch {
-      throw new ServiceError(400, 'bad-request', `Content-Type ${JSON.stringify(header)} is not a media type`);
+      throw refuse('bad-request', `Content-Type ${JSON.stringify(header)} is not a media type`);
     }
   }
   let filename: string | undefined;
@@ -52,7 +52,7 @@ function rawFile(request: FastifyRequest): IncomingFile {
     try {
       filename = utf8Name(contentDisposition.parse(disposition).parameters.filename);
     } catch {
-      throw new ServiceError(400, 'bad-request', 'Content-Disposition is malformed; send attachment; filename="name.ext"');
+      throw refuse('bad-request', 'Content-Disposition is malformed; send attachment; filename="name.ext"');
     }
   }
   return { bytes: bodyOf(request), mediaType, ...(filename !== undefined ? { filename } : {}) };
@@ -67,8 +67,8 @@ function utf8Name(name: string | undefined): string | undefined {
 
 async function incomingFile(request: FastifyRequest, limit: number): Promise<IncomingFile> {
   const file = request.isMultipart() ? await fileField(request, limit) : rawFile(request);
-  if (!file) throw new ServiceError(400, 'missing-file', 'the form holds no file: send it in the field "file"');
-  if (file.bytes.length === 0) throw new ServiceError(400, 'missing-file', 'the file is empty');
+  if (!file) throw refuse('missing-file', 'the form holds no file: send it in the field "file"');
+  if (file.bytes.length === 0) throw refuse('missing-file', 'the file is empty');
   return file;
 }
 
@@ -80,7 +80,7 @@ export async function attachmentRoutes(app: FastifyInstance, deps: { attachments
   const { attachments } = deps;
   // Any media type is a file's own; one fastify cannot even parse is a malformed header.
   app.setErrorHandler((error: FastifyError, request, reply) => (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' && request.headers['content-type']
-    ? sendError(reply, 400, 'bad-request', `Content-Type ${JSON.stringify(request.headers['content-type'])} is not a media type; send e.g. application/pdf`)
+    ? sendError(reply, 'bad-request', `Content-Type ${JSON.stringify(request.headers['content-type'])} is not a media type; send e.g. application/pdf`)
     : errorHandler(error, request, reply)));
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: deps.maxAttachment }, (_request, body, done) => done(null, body));

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { serializeOscal } from '../../oscal/formats/index.js';
 import type { ResolutionWarning } from '../../oscal/resolve/index.js';
-import { ServiceError } from '../../service/errors.js';
+import { refuse } from '../../errors.js';
 import { negotiateFormat, RESPONSE_TYPE } from '../../service/media-types.js';
 import type { ResolutionService } from '../../service/resolution.js';
 import { snapshotEntry, type SnapshotService } from '../../service/snapshots.js';
@@ -58,7 +58,7 @@ export function resolutionRoutes(app: FastifyInstance, deps: { store: Store; res
     }),
   }, async (request, reply) => {
     const format = negotiateFormat(request.headers.accept);
-    if (!format) throw new ServiceError(406, 'not-acceptable', 'Accept names no format this server produces: use application/json, application/xml or application/yaml');
+    if (!format) throw refuse('not-acceptable', 'Accept names no format this server produces: use application/json, application/xml or application/yaml');
     const resolved = await deps.resolution.resolve(request.identity, request.params.id);
     reply.header('Resolution-Warning-Count', String(resolved.warnings.length)).header('Resolution-Warnings', warningsHeader(resolved.warnings)).header('Vary', 'Accept, Accept-Encoding');
     return reply.type(RESPONSE_TYPE[format]).send(serializeOscal(resolved.document, format));

@@ -3,7 +3,7 @@ import type { AliasService } from '../../service/aliases.js';
 import type { AttachmentService } from '../../service/attachments.js';
 import { retryWhenGone, type ContentService } from '../../service/content.js';
 import type { DocumentService } from '../../service/documents.js';
-import { ServiceError } from '../../service/errors.js';
+import { refuse } from '../../errors.js';
 import { negotiateFormat, RESPONSE_TYPE } from '../../service/media-types.js';
 import type { RenditionWorkers } from '../../service/rendition-workers.js';
 import type { ResolutionService } from '../../service/resolution.js';
@@ -132,7 +132,7 @@ export async function genericRoutes(app: FastifyInstance, deps: GenericDeps): Pr
   }, async (request, reply) => {
     const { model, id } = request.params;
     const format = negotiateFormat(request.headers.accept);
-    if (!format) throw new ServiceError(406, 'not-acceptable', 'Accept names no format this server produces: use application/json, application/xml or application/yaml');
+    if (!format) throw refuse('not-acceptable', 'Accept names no format this server produces: use application/json, application/xml or application/yaml');
     return retryWhenGone(async () => {
       const rendition = await content.rendition(request.identity, model, id, format);
       if (rendition.state === 'pending') {
@@ -283,7 +283,7 @@ const PRINCIPAL = /^(user|group):[^\s]{1,200}$/;
 
 /** The access body: `{"visibility": "public", "grants": [{"principal": "user:alice", "permission": "read"}], "legal-hold": true}`. */
 function parseAccessChange(request: FastifyRequest): { visibility?: Visibility; grants?: Grant[]; legalHold?: boolean } {
-  const bad = (message: string) => new ServiceError(400, 'bad-request', message);
+  const bad = (message: string) => refuse('bad-request', message);
   const body = jsonBodyOf(request, 'the access settings are');
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw bad('the body must be an object with visibility, grants and/or legal-hold');
   const { visibility, grants, 'legal-hold': legalHold, ...rest } = body as Record<string, unknown>;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serializeOscal } from '../../oscal/formats/index.js';
 import { retryWhenGone } from '../../service/content.js';
-import { ServiceError } from '../../service/errors.js';
+import { refuse } from '../../errors.js';
 import { negotiateFormat, RESPONSE_TYPE } from '../../service/media-types.js';
 import { snapshotEntry, type SnapshotService } from '../../service/snapshots.js';
 import type { SnapshotKind, SnapshotRecord, Store } from '../../store/types.js';
@@ -14,7 +14,7 @@ export type SnapshotParams = { model: string; id: string; snapshot: string };
 /** One snapshot in the format Accept asks for: the stored JSON form, or a rendition made now; ContentGone as sendStored. */
 export async function sendSnapshot(store: Store, snapshots: SnapshotService, snapshot: SnapshotRecord, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const format = negotiateFormat(request.headers.accept);
-  if (!format) throw new ServiceError(406, 'not-acceptable', 'Accept names no format this server produces: use application/json, application/xml or application/yaml');
+  if (!format) throw refuse('not-acceptable', 'Accept names no format this server produces: use application/json, application/xml or application/yaml');
   if (format === 'json') return sendStored(store, request, reply, snapshot.canonicalHash, RESPONSE_TYPE.json);
   const text = serializeOscal(await snapshots.content(snapshot), format);
   return reply.header('ETag', `W/"${snapshot.canonicalHash}-${format}"`).header('Vary', 'Accept, Accept-Encoding').type(RESPONSE_TYPE[format]).send(text);

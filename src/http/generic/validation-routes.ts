@@ -3,7 +3,7 @@ import { LEVELS } from '../../oscal/constraints/index.js';
 import type { ValidationResult } from '../../oscal/validate/index.js';
 import { sarifLog } from '../../oscal/validate/sarif.js';
 import type { ConstraintSetService } from '../../service/constraint-sets.js';
-import { ServiceError } from '../../service/errors.js';
+import { refuse } from '../../errors.js';
 import { negotiateReport, REPORT_MEDIA_TYPE } from '../../service/media-types.js';
 import type { ValidationService } from '../../service/validation.js';
 import type { ConstraintSetRecord } from '../../store/types.js';
@@ -74,7 +74,7 @@ function report(result: ValidationResult, sets: string[], extra: Record<string, 
 
 function sendReport(request: FastifyRequest<{ Querystring: ValidationQuery }>, reply: FastifyReply, result: ValidationResult, subject: string, extra: Record<string, unknown> = {}): FastifyReply {
   const as = negotiateReport(request.headers.accept);
-  if (!as) throw new ServiceError(406, 'not-acceptable', 'a validation report is given as application/json or application/sarif+json');
+  if (!as) throw refuse('not-acceptable', 'a validation report is given as application/json or application/sarif+json');
   if (as === 'sarif') {
     return reply.type(REPORT_MEDIA_TYPE.sarif).send(sarifLog([{ ...result, file: subject }], request.query['include-pass'] === true));
   }

@@ -6,7 +6,7 @@ import { checkedAliases, type AliasService } from '../../service/aliases.js';
 import { retryWhenGone, revisionRecord } from '../../service/content.js';
 import type { DocumentService } from '../../service/documents.js';
 import { PLURALS } from '../../service/model-segments.js';
-import { ServiceError } from '../../service/errors.js';
+import { refuse } from '../../errors.js';
 import type { RegistryService } from '../../service/registry.js';
 import type { RenditionWorkers } from '../../service/rendition-workers.js';
 import type { DocumentRecord, RevisionRecord, Store } from '../../store/types.js';
@@ -45,7 +45,7 @@ const JSON_BODY = { content: { 'application/json': { schema: ref('OscalJson') } 
 const PUBLIC_READ = 'Public: anonymous callers read public documents; with credentials, also what else the caller may read.';
 
 function versionNumber(text: string): number {
-  if (!/^[1-9]\d{0,8}$/.test(text)) throw new ServiceError(400, 'invalid-version', `"${text}" is not a version number: versions are numbered 1, 2, 3, …`);
+  if (!/^[1-9]\d{0,8}$/.test(text)) throw refuse('invalid-version', `"${text}" is not a version number: versions are numbered 1, 2, 3, …`);
   return Number(text);
 }
 
@@ -197,14 +197,14 @@ function onlyJson(file: { bytes: Buffer; filename: string } | undefined): Buffer
   const name = file.filename ? ` ${JSON.stringify(file.filename)}` : '';
   // UTF-16 is only read as XML: bytes in it that are no XML are named by their encoding.
   if (other === 'XML') unreadable(file.bytes, name);
-  throw new ServiceError(415, 'unsupported-media-type', `the file${name} is ${other}: the registry takes OSCAL JSON only; convert it (oscal-depot convert --to json) or send it to the generic interface, /oscal/v1`);
+  throw refuse('unsupported-media-type', `the file${name} is ${other}: the registry takes OSCAL JSON only; convert it (oscal-depot convert --to json) or send it to the generic interface, /oscal/v1`);
 }
 
 function unreadable(bytes: Buffer, name: string): void {
   try {
     decodeDocumentBytes(bytes);
   } catch (e) {
-    if (e instanceof OscalError && e.code === 'unsupported-encoding') throw new ServiceError(415, 'unsupported-encoding', `the file${name} cannot be read: ${e.message}`);
+    if (e instanceof OscalError && e.code === 'unsupported-encoding') throw refuse('unsupported-encoding', `the file${name} cannot be read: ${e.message}`);
   }
 }
 
@@ -236,7 +236,7 @@ export async function uploadRoute(scope: FastifyInstance, deps: RegistryDeps): P
     const file = request.isMultipart() ? await fileField(request, deps.maxBody) : undefined;
     const body = request.isMultipart() ? onlyJson(file) : bodyOf(request);
     if (!request.isMultipart() && !/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
-      throw new ServiceError(415, 'unsupported-media-type', 'upload takes application/json, or multipart/form-data with the file in field "file"');
+      throw refuse('unsupported-media-type', 'upload takes application/json, or multipart/form-data with the file in field "file"');
     }
     const { action, record } = await deps.registry.upload(request.identity, body);
     // Profiles import a catalog by its file name: the name it was uploaded with is an alias.

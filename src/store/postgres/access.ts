@@ -1,6 +1,7 @@
 import type postgres from 'postgres';
-import { StoreConflictError, type AccessRecord, type AccessStore, type Grant } from '../types.js';
+import { type AccessRecord, type AccessStore, type Grant } from '../types.js';
 import { audit } from './connection.js';
+import { StoreConflictError } from '../../errors.js';
 
 export function postgresAccess(sql: postgres.Sql): AccessStore {
   return {

@@ -1,8 +1,9 @@
 import type postgres from 'postgres';
 import { ALIASES_OF, aliasOf } from '../rows.js';
-import { StoreConflictError, type AliasStore } from '../types.js';
+import { type AliasStore } from '../types.js';
 import { audit } from './connection.js';
 import { writeAliases } from './revision-writes.js';
+import { StoreConflictError } from '../../errors.js';
 
 export function postgresAliases(sql: postgres.Sql): AliasStore {
   return {

@@ -1,8 +1,9 @@
 import type postgres from 'postgres';
 import { DOCUMENT_BLOBS, documentOf, fieldColumns } from '../rows.js';
-import { StoreConflictError, type DocumentStore } from '../types.js';
+import { type DocumentStore } from '../types.js';
 import { audit, dropUnreferenced, now } from './connection.js';
 import { writeRevision } from './revision-writes.js';
+import { StoreConflictError } from '../../errors.js';
 
 const SORT_COLUMNS = { title: 'title_lower', 'last-modified': 'last_modified', created: 'created_at' } as const;
 

@@ -1,8 +1,9 @@
 import type postgres from 'postgres';
 import { fieldColumns, revisionOf } from '../rows.js';
-import { StoreConflictError, type RevisionStore } from '../types.js';
+import { type RevisionStore } from '../types.js';
 import { audit, dropUnreferenced, now } from './connection.js';
 import { writeMetadataAliases } from './revision-writes.js';
+import { StoreConflictError } from '../../errors.js';
 
 export function postgresRevisions(sql: postgres.Sql): RevisionStore {
   return {

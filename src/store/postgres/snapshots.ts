@@ -1,7 +1,8 @@
 import type postgres from 'postgres';
 import { snapshotColumns, snapshotOf } from '../rows.js';
-import { StoreConflictError, type SnapshotStore } from '../types.js';
+import { type SnapshotStore } from '../types.js';
 import { audit, dropUnreferenced, lockBlobs, now, putBlob } from './connection.js';
+import { StoreConflictError } from '../../errors.js';
 
 export function postgresSnapshots(sql: postgres.Sql): SnapshotStore {
   return {

@@ -1,6 +1,7 @@
 import type { Row } from '../rows.js';
-import { StoreConflictError, type AccessRecord, type AccessStore, type Grant } from '../types.js';
+import { type AccessRecord, type AccessStore, type Grant } from '../types.js';
 import type { SqliteConnection } from './connection.js';
+import { StoreConflictError } from '../../errors.js';
 
 export function sqliteAccess(c: SqliteConnection): AccessStore {
   return {

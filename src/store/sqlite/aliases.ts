@@ -1,7 +1,8 @@
 import { ALIASES_OF, aliasOf, type Row } from '../rows.js';
-import { StoreConflictError, type AliasStore } from '../types.js';
+import { type AliasStore } from '../types.js';
 import type { SqliteConnection } from './connection.js';
 import { writeAliases } from './revision-writes.js';
+import { StoreConflictError } from '../../errors.js';
 
 export function sqliteAliases(c: SqliteConnection): AliasStore {
   return {

@@ -1,7 +1,8 @@
 import { DOCUMENT_BLOBS, documentOf, fieldColumns, type Row } from '../rows.js';
-import { StoreConflictError, type DocumentRecord, type DocumentStore, type ListQuery } from '../types.js';
+import { type DocumentRecord, type DocumentStore, type ListQuery } from '../types.js';
 import { now, type SqliteConnection } from './connection.js';
 import { writeRevision } from './revision-writes.js';
+import { StoreConflictError } from '../../errors.js';
 
 const SORT_COLUMNS = { title: 'title_lower', 'last-modified': 'last_modified', created: 'created_at' } as const;
 const CACHED_DOCUMENTS = 10_000;

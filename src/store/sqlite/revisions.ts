@@ -1,7 +1,8 @@
 import { fieldColumns, revisionOf, type Row } from '../rows.js';
-import { StoreConflictError, type RevisionStore } from '../types.js';
+import { type RevisionStore } from '../types.js';
 import { now, type SqliteConnection } from './connection.js';
 import { writeMetadataAliases } from './revision-writes.js';
+import { StoreConflictError } from '../../errors.js';
 
 const REVISIONS = 'SELECT r.*, b.size AS size FROM revisions r JOIN blobs b ON b.hash = r.canonical_hash';
 

@@ -1,6 +1,7 @@
 import { snapshotColumns, snapshotOf, type Row } from '../rows.js';
-import { StoreConflictError, type SnapshotStore } from '../types.js';
+import { type SnapshotStore } from '../types.js';
 import { now, type SqliteConnection } from './connection.js';
+import { StoreConflictError } from '../../errors.js';
 
 export function sqliteSnapshots(c: SqliteConnection): SnapshotStore {
   return {

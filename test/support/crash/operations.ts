@@ -5,7 +5,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { CONTENT_UUID_SCHEME } from '../../../src/oscal/identifiers.js';
-import { sha256 } from '../../../src/service/blobs.js';
+import { sha256 } from '../../../src/digest.js';
 import type { ApiResponse } from '../http.js';
 import type { Attempt, Ledger } from './ledger.js';
 

@@ -8,7 +8,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { sha256 } from '../../../src/service/blobs.js';
+import { sha256 } from '../../../src/digest.js';
 import type { RevisionRecord, Store } from '../../../src/store/types.js';
 import { api } from '../http.js';
 import { expectation, type Attempt, type Ledger } from './ledger.js';
