@@ -24,11 +24,25 @@ export const portValue = checked((text: string): number => {
 });
 
 export const wholeNumberValue = checked((text: string): number => {
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) throw new Error('expected a whole number such as 0 or 10');
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
+    throw new Error('expected a whole number such as 0 or 10');
+  }
   return Number(text);
 });
 
 export const sizeValue = checked(parseSize);
+
+/** Seconds, fractions allowed: 5, 0.5 or 0. */
+export const secondsValue = checked((text: string): number => {
+  const n = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || !Number.isFinite(n)) {
+    throw new Error('expected a number of seconds, e.g. 5 or 0');
+  }
+  return n;
+});
+
+/** A repeatable option: every value given, in order. */
+export const collectValue = (text: string, all: string[]): string[] => [...all, text];
 
 /** A duration such as 30d or 120s, kept as written: when it counts from is the caller's to say. */
 export const durationValue = checked((text: string): string => {
@@ -38,6 +52,8 @@ export const durationValue = checked((text: string): string => {
 
 /** How many at a time: a whole number of at least 1. */
 export const countValue = checked((text: string): number => {
-  if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) throw new Error('expected a whole number of at least 1, such as 4');
+  if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
+    throw new Error('expected a whole number of at least 1, such as 4');
+  }
   return Number(text);
 });

@@ -1,27 +1,33 @@
-import { Option } from 'commander';
 import type { StoreConfig } from '../store/index.js';
+import { commanderOption, type ServeOptions, STORE_OPTIONS } from './serve-options.js';
 
-/** The options `serve` finds its store by: the SQLite file in --data, or PostgreSQL at --database-url. */
-export interface StoreOptions {
-  data: string;
-  databaseUrl?: string;
-}
+/** The options every command that opens the store finds it by: the SQLite file in --data, or PostgreSQL. */
+export type StoreOptions = Pick<ServeOptions, 'data' | 'databaseUrl'>;
 
-export const dataOption = () => new Option('--data <dir>', 'data directory (the SQLite store is its oscal-depot.sqlite)').env('OSCAL_DEPOT_DATA').default('./data');
-export const databaseOption = () => new Option('--database-url <url>', 'PostgreSQL URL (instead of the SQLite file in --data)').env('DATABASE_URL');
+export const dataOption = () => commanderOption({
+  ...STORE_OPTIONS.data, help: 'data directory (the SQLite store is its oscal-depot.sqlite)',
+});
+export const databaseOption = () => commanderOption({
+  ...STORE_OPTIONS.databaseUrl, help: 'PostgreSQL URL (instead of the SQLite file in --data)',
+});
 
-export const storeConfigOf = (opts: StoreOptions): StoreConfig => ({ dataDir: opts.data, ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}) });
+export const storeConfigOf = (opts: StoreOptions): StoreConfig => ({
+  dataDir: opts.data, ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}),
+});
 
 /** Where the store is, for messages (never the database URL, which may hold a password). */
-export const storeName = (opts: StoreOptions) => (opts.databaseUrl ? 'the PostgreSQL store' : `the store in ${opts.data}`);
+export const storeName = (opts: StoreOptions) =>
+  (opts.databaseUrl ? 'the PostgreSQL store' : `the store in ${opts.data}`);
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** A line saying what a backup holds, from its row counts. */
 export function describeCounts(counts: Record<string, number>): string {
   const n = (table: string) => counts[table] ?? 0;
-  return `${plural(n('documents'), 'document')} (${plural(n('revisions'), 'revision')}, ${plural(n('attachments'), 'attachment')}, ${plural(n('snapshots'), 'snapshot')}), `
-    + `${plural(n('users'), 'user')}, ${plural(n('tokens'), 'token')}, ${plural(n('audit_log'), 'audit entry', 'audit entries')}, ${plural(n('constraint_sets'), 'constraint set')}, `
+  const documents = `${plural(n('documents'), 'document')} (${plural(n('revisions'), 'revision')}, `
+    + `${plural(n('attachments'), 'attachment')}, ${plural(n('snapshots'), 'snapshot')})`;
+  return `${documents}, ${plural(n('users'), 'user')}, ${plural(n('tokens'), 'token')}, `
+    + `${plural(n('audit_log'), 'audit entry', 'audit entries')}, ${plural(n('constraint_sets'), 'constraint set')}, `
     + `${plural(n('jobs'), 'job')}, ${plural(n('blobs'), 'blob')}`;
 }
 
