@@ -18,7 +18,7 @@ export const ERROR_CODES = {
   'sign-in-failed': { status: 401, message: 'the sign-in did not complete; start again at /auth/login' },
   forbidden: { status: 403, message: 'you may not do this' },
   'not-found': { status: 404, message: 'no such resource, or you may not read it' },
-  'not-acceptable': { status: 406, message: 'Accept names no format this server produces' },
+  'not-acceptable': { status: 406, message: 'Accept names no format this server produces: use application/json, application/xml or application/yaml' },
   'not-representable': { status: 406, message: 'this document cannot be given in the format asked for' },
   timeout: { status: 408, message: 'the request did not arrive in time' },
   conflict: { status: 409, message: 'the request conflicts with the stored state' },

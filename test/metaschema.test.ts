@@ -4,6 +4,8 @@ import { describe, test } from 'node:test';
 import { bindingsFromIR } from '../src/metaschema/bindings.js';
 import { compileIR } from '../src/metaschema/compile-ir.js';
 import type { AssemblyDefinition, FieldDefinition, NamedModelInstance } from '../src/metaschema/ir.js';
+import { MODELS } from '../src/oscal/model/models.js';
+import { SUPPORTED_VERSIONS } from '../src/oscal/model/versions.js';
 import { PROJECT_ROOT } from './support/shared.js';
 
 const fixture = join(PROJECT_ROOT, 'test', 'fixtures', 'metaschema', 'main_metaschema.xml');
@@ -81,6 +83,11 @@ describe('metaschema compiler on NIST\'s modules', () => {
     const models = ['assessment-plan', 'assessment-results', 'catalog', 'component-definition', 'plan-of-action-and-milestones', 'profile', 'system-security-plan'];
     assert.deepEqual(Object.keys(compileIR(vendored('v1.2.2')).roots).sort(), [...models, 'mapping-collection'].sort());
     assert.deepEqual(Object.keys(compileIR(vendored('v1.0.0')).roots).sort(), models);
+  });
+
+  test('the model table of both interfaces names the root models of the newest release', () => {
+    const newest = SUPPORTED_VERSIONS.at(-1)!;
+    assert.deepEqual([...MODELS].sort(), Object.keys(compileIR(vendored(`v${newest}`)).roots).sort());
   });
 
   test('v1.1.2 catalog bindings: part prose is unwrapped markup, props are an array of <prop>, hash keeps its value key', () => {

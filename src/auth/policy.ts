@@ -25,7 +25,16 @@ export function mayCreate(identity: Identity): boolean {
   return identity.kind === 'user' && (identity.role === 'admin' || identity.role === 'writer');
 }
 
+const isAdmin = (identity: Identity): boolean => identity.kind === 'user' && identity.role === 'admin';
+
 /** Registering and deleting constraint sets changes what every write is checked against. */
-export function mayManageConstraintSets(identity: Identity): boolean {
-  return identity.kind === 'user' && identity.role === 'admin';
-}
+export const mayManageConstraintSets = isAdmin;
+
+/** A legal hold keeps a document from deletion whatever its owner wants: only an admin sets or lifts it. */
+export const mayHoldLegally = isAdmin;
+
+/** The audit log names every user and document: admins only. */
+export const mayReadAudit = isAdmin;
+
+/** Whether a list shows every document, or only those the caller may read. */
+export const seesEveryDocument = isAdmin;

@@ -2,7 +2,7 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Command, Option } from 'commander';
 import * as contentDisposition from 'content-disposition';
-import { MODELS } from '../http/generic/models.js';
+import { MODELS } from '../oscal/model/models.js';
 import { DepotClient, RequestFailed, serverOption, type Answer } from './depot-client.js';
 import { UsageError } from './failures.js';
 import { EXPORT_MARKER_FILE, EXPORT_MARKER_KEY } from './import-sources.js';

@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Identity } from '../auth/identity.js';
+import { mayReadAudit } from '../auth/policy.js';
 import { refuse, unauthenticated } from '../errors.js';
 import type { AuditFilter, AuditRecord, Store } from '../store/types.js';
 import { decodeCursor, encodeCursor } from './list-page.js';
+import { uuidParam } from './params.js';
 import { describe, HEADERS, json, ref, TAGS } from './openapi.js';
 
 interface AuditQuerystring {
@@ -25,7 +27,7 @@ const AUDIT_QUERYSTRING = {
     until: { ...INSTANT, description: 'entries before this instant' },
     actor: { type: 'string', maxLength: 300, description: 'who acted: a user name, oidc:<sub>, cli:<account> or server' },
     action: { type: 'string', maxLength: 100, description: 'document.create, document.replace, document.delete, version.delete, access.change, token.create, token.revoke' },
-    document: { type: 'string', maxLength: 64, description: 'content uuid of the document acted on' },
+    document: uuidParam('content uuid of the document acted on'),
   },
   additionalProperties: false,
 } as const;
@@ -54,7 +56,7 @@ function auditItem(entry: AuditRecord): Record<string, unknown> {
 
 function requireAdmin(identity: Identity): void {
   if (identity.kind === 'anonymous') throw unauthenticated();
-  if (identity.role !== 'admin') throw refuse('forbidden', 'the audit log is open to admins only');
+  if (!mayReadAudit(identity)) throw refuse('forbidden', 'the audit log is open to admins only');
 }
 
 /**
@@ -84,7 +86,7 @@ export async function auditRoutes(api: FastifyInstance, deps: { store: Store; pu
       ...(until !== undefined ? { until: instant('until', until) } : {}),
       ...(actor !== undefined ? { actor } : {}),
       ...(action !== undefined ? { action } : {}),
-      ...(document !== undefined ? { documentId: document.toLowerCase() } : {}),
+      ...(document !== undefined ? { documentId: document } : {}),
     };
     const page = await deps.store.listAudit(limit + 1, filter);
     const items = page.slice(0, limit);

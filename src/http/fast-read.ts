@@ -8,7 +8,7 @@ import { negotiateFormat, RESPONSE_TYPE } from '../service/media-types.js';
 import type { Store } from '../store/types.js';
 import type { AuthFailures } from './auth-failures.js';
 import { bearerToken, isJwt, localTokenIdentity } from './authenticate.js';
-import { MODELS } from './generic/models.js';
+import { MODELS } from '../oscal/model/models.js';
 import type { HttpMetrics } from './ops.js';
 import { storedReply } from './send-rendition.js';
 

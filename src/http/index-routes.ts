@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { PLURALS } from '../service/model-segments.js';
-import { MODELS } from './generic/models.js';
+import { MODELS, PLURALS } from '../oscal/model/models.js';
 import { describe, json, ref, TAGS } from './openapi.js';
 
 /** Where a person or a program starting from nothing goes next: the documentation and the other interface. */

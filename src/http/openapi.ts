@@ -1,9 +1,9 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema } from 'fastify';
+import { ERROR_CODES, type ErrorCode } from '../errors.js';
 import { LEVELS } from '../oscal/constraints/index.js';
-import { PLURALS } from '../service/model-segments.js';
-import { MODELS } from './generic/models.js';
+import { MODELS, PLURALS } from '../oscal/model/models.js';
 
 /**
  * The OpenAPI description (/openapi.json, /docs), made by @fastify/swagger from the routes.
@@ -169,7 +169,7 @@ const SCHEMAS: Record<string, Json> = {
   }, ['path', 'message'], { description: 'One problem: where (JSON pointer, and line and column in the body as sent where known) and what.' }),
   Error: object({
     'status-code': { type: 'integer', description: 'the HTTP status, repeated' },
-    code: { type: 'string', description: 'a stable code: bad-request, malformed, unauthenticated, forbidden, not-found, not-acceptable, conflict, legal-hold, too-large, unsupported-media-type, invalid-oscal, wrong-model, unknown-model, ...' },
+    code: { type: 'string', enum: Object.keys(ERROR_CODES), description: 'a stable code; docs/errors.md says what each means' },
     message: { type: 'string', description: 'what went wrong, for people' },
     errors: { type: 'array', items: ref('ErrorDetail'), minItems: 1, maxItems: 100, description: 'the problems found, at most 100' },
   }, ['status-code', 'code', 'message'], { description: 'The one error body of both interfaces.', example: ERROR_EXAMPLE }),
@@ -422,12 +422,12 @@ export const NOT_MODIFIED = empty('Not modified: If-None-Match names the current
 /** If-None-Match, for reads with an ETag. */
 export const CONDITIONAL = { type: 'object', properties: { 'if-none-match': { type: 'string', description: 'an ETag this answered earlier: 304 while it is still current' } } } as const;
 
-const ERROR_EXAMPLES: Record<number, [string, string]> = {
+const ERROR_EXAMPLES: Record<number, [ErrorCode, string]> = {
   400: ['bad-request', 'invalid request: querystring/limit must be >= 1'],
   401: ['unauthenticated', 'authentication is required: send Authorization: Bearer <token> with an API token (oscal-depot token create makes one)'],
   403: ['forbidden', 'you may read this document but not change it'],
   404: ['not-found', 'no such document, or you may not read it'],
-  406: ['not-acceptable', 'Accept names no format this server produces: use application/json, application/xml or application/yaml'],
+  406: ['not-acceptable', ERROR_CODES['not-acceptable'].message],
   409: ['conflict', 'a document with content uuid 8d1ae7b6-6a0c-4ef4-9e2c-2c0cbd8e7cf1 already exists; PUT to replace it'],
   413: ['too-large', 'the body is larger than this server accepts'],
   415: ['unsupported-media-type', 'Content-Type text/plain is not accepted; send application/json, application/xml or application/yaml'],

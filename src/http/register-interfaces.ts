@@ -13,6 +13,7 @@ import { servesHttps } from './fastify-instance.js';
 import { genericRoutes } from './generic/routes.js';
 import { validationRoutes } from './generic/validation-routes.js';
 import { genericIndexRoute, registryIndexRoute } from './index-routes.js';
+import { lowerCaseIds } from './params.js';
 import { registryRoutes, uploadRoute } from './registry/routes.js';
 import { apiHeaders } from './security-headers.js';
 
@@ -29,12 +30,6 @@ function authenticateWith({ failures, tokens }: AppServices): Hook {
   return authenticate;
 }
 
-// Content identifiers are stored lower-case (D2); a UUID in a path means the same in either case.
-const lowerCaseId: Hook = async (request) => {
-  const params = request.params as { id?: string };
-  if (typeof params.id === 'string') params.id = params.id.toLowerCase();
-};
-
 const workersOf = (options: AppOptions) => (options.workers ? { workers: options.workers } : {});
 
 export async function registerGenericInterface(
@@ -43,7 +38,7 @@ export async function registerGenericInterface(
   const { store, publicUrl } = options;
   await app.register(async (api) => {
     api.addHook('onRequest', authenticateWith(services));
-    api.addHook('preValidation', lowerCaseId);
+    api.addHook('preValidation', lowerCaseIds);
     genericIndexRoute(api, publicUrl);
     await genericRoutes(api, {
       store, publicUrl, maxAttachment: options.maxAttachment, ...workersOf(options),
@@ -66,7 +61,7 @@ export async function registerRegistryInterface(
   const authenticate = authenticateWith(services);
   await app.register(async (api) => {
     api.addHook('onRequest', authenticate);
-    api.addHook('preValidation', lowerCaseId);
+    api.addHook('preValidation', lowerCaseIds);
     registryIndexRoute(api, options.publicUrl);
     await registryRoutes(api, deps);
   }, { prefix: '/api/v1' });

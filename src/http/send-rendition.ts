@@ -78,10 +78,18 @@ export interface StoredReply {
  * it, with a weak ETag (the same content in any coding) and 304 on If-None-Match. Undefined
  * when the blob is gone.
  */
+/** Whether If-None-Match names the ETag of the bytes of `hash` (weak or strong), or is `*`: then 304. */
+export function stillCurrent(ifNoneMatch: string | undefined, hash: string): boolean {
+  return ifNoneMatch !== undefined && ifNoneMatch.split(',').some((t) => {
+    const tag = t.trim();
+    return tag === `W/"${hash}"` || tag === `"${hash}"` || tag === '*';
+  });
+}
+
 export async function storedReply(store: Store, ifNoneMatch: string | undefined, acceptEncoding: string | undefined, hash: string, contentType: string): Promise<StoredReply | undefined> {
   const etag = `W/"${hash}"`;
   const headers: Record<string, string> = { etag, vary: 'Accept, Accept-Encoding', 'cache-control': 'private, no-cache', 'content-type': contentType };
-  if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim() === etag || t.trim() === `"${hash}"` || t.trim() === '*')) {
+  if (stillCurrent(ifNoneMatch, hash)) {
     return { status: 304, headers, compressible: false };
   }
   if (accepts(acceptEncoding, 'br')) {

@@ -1,4 +1,4 @@
-import { grantsMatter, mayCreate, rightsOver, type Rights } from '../auth/policy.js';
+import { grantsMatter, mayCreate, mayHoldLegally, rightsOver, seesEveryDocument, type Rights } from '../auth/policy.js';
 import { principalsOf, type Identity } from '../auth/identity.js';
 import { OscalError } from '../oscal/errors.js';
 import { decodeDocumentBytes, parseOscal, type Format, type ParsedDocument } from '../oscal/formats/index.js';
@@ -9,7 +9,7 @@ import { type AccessRecord, type AttachmentInput, type RevisionInput, type Docum
 import { blobOf } from './blobs.js';
 import { readRevision, retryWhenGone } from './content.js';
 import { forbidden, found, isErrorCode, MAX_ERROR_DETAILS, notFound, refuse, storeRefusal, unauthenticated, type ErrorDetail } from '../errors.js';
-import { fieldsOf, resourcesOf } from './fields.js';
+import { fieldsOf, metadataOf, resourcesOf } from './fields.js';
 import { formatOfContentType } from './media-types.js';
 import { canonicalJson, planRenditions } from './renditions.js';
 
@@ -108,10 +108,6 @@ function inlineRenditions(...plan: Parameters<typeof planRenditions>): ReturnTyp
   }
 }
 
-function metadataOf(doc: ParsedDocument): Record<string, unknown> {
-  return (doc.content[doc.model] as { metadata: Record<string, unknown> }).metadata;
-}
-
 export class DocumentService {
   constructor(private readonly store: DocumentStore & RevisionStore & BlobStore & AccessStore, private readonly settings: Settings, private readonly checks: WriteChecks) {}
 
@@ -154,7 +150,7 @@ export class DocumentService {
     if (identity.kind === 'anonymous') throw unauthenticated();
     if (!mayCreate(identity)) throw refuse('forbidden', 'creating documents needs the writer or admin role');
     const { doc, format } = readContent(body, contentType, model);
-    const outcome = applyContentIdentifier(metadataOf(doc));
+    const outcome = applyContentIdentifier(metadataOf(doc.content, doc.model));
     if (!outcome.ok) throw refuse('invalid-identifier', outcome.message, { errors: [{ path: `/${model}/metadata/document-ids`, message: outcome.message }] });
     return this.storeNew(identity, outcome.id, doc, body, format, this.settings.defaultVisibility);
   }
@@ -198,7 +194,7 @@ export class DocumentService {
     const { rights } = await this.readable(identity, model, id);
     if (!rights.write) throw forbidden('change it');
     const { doc, format } = readContent(body, contentType, model);
-    const outcome = applyContentIdentifier(metadataOf(doc), id);
+    const outcome = applyContentIdentifier(metadataOf(doc.content, doc.model), id);
     if (!outcome.ok) {
       const errors = [{ path: `/${model}/metadata/document-ids`, message: outcome.message }];
       throw refuse(outcome.reason === 'mismatch' ? 'conflict' : 'invalid-identifier', outcome.message, { errors });
@@ -223,7 +219,7 @@ export class DocumentService {
 
   async list(identity: Identity, model: string, options: { limit: number; q?: string; sort: SortKey; descending: boolean; after?: { key: string; id: string } }): Promise<DocumentRecord[]> {
     const query: ListQuery = { model, ...options };
-    if (!(identity.kind === 'user' && identity.role === 'admin')) {
+    if (!seesEveryDocument(identity)) {
       query.readableBy = { principals: principalsOf(identity), ...(identity.kind === 'user' ? { userId: identity.name } : {}) };
     }
     return this.store.listDocuments(query);
@@ -249,7 +245,7 @@ export class DocumentService {
 
   async setAccess(identity: Identity, model: string, id: string, change: { visibility?: Visibility; grants?: Grant[]; legalHold?: boolean }): Promise<AccessRecord> {
     await this.access(identity, model, id);
-    if (change.legalHold !== undefined && !(identity.kind === 'user' && identity.role === 'admin')) {
+    if (change.legalHold !== undefined && !mayHoldLegally(identity)) {
       throw refuse('forbidden', 'only an admin may set or lift a legal hold');
     }
     try {

@@ -2,9 +2,14 @@ import type { ParsedDocument } from '../oscal/formats/index.js';
 import type { DocumentFields } from '../store/types.js';
 import { metadataAliases } from './aliases.js';
 
+/** The metadata of a document that has been read and checked (every OSCAL model has one). */
+export function metadataOf(content: Record<string, unknown>, model: string): Record<string, unknown> {
+  return (content[model] as { metadata: Record<string, unknown> }).metadata;
+}
+
 /** The list fields of D4, read from a document's metadata. */
 export function fieldsOf(content: Record<string, unknown>, model: string): DocumentFields {
-  const metadata = (content[model] as { metadata: Record<string, unknown> }).metadata;
+  const metadata = metadataOf(content, model);
   const props = Array.isArray(metadata.props) ? (metadata.props as { name?: unknown; value?: unknown }[]) : [];
   const fields: DocumentFields = {
     title: String(metadata.title ?? ''),

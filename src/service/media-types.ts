@@ -1,4 +1,5 @@
 import type { Format } from '../oscal/formats/index.js';
+import { refuse } from '../errors.js';
 import { memoizeText } from './text-memo.js';
 
 /** Content-Types accepted on POST and PUT of content (generic-interface 4.1, D5). */
@@ -34,6 +35,13 @@ const ACCEPTED: Record<string, Format> = {
  */
 export function negotiateFormat(accept: string | undefined): Format | undefined {
   return accept ? negotiated(accept) : 'json';
+}
+
+/** The format Accept asks for, or the 406 of every OSCAL read when it names none. */
+export function acceptedFormat(accept: string | undefined): Format {
+  const format = negotiateFormat(accept);
+  if (!format) throw refuse('not-acceptable');
+  return format;
 }
 
 const negotiated = memoizeText((accept: string): Format | undefined => negotiate<Format>(accept, ACCEPTED, 'json'));

@@ -5,19 +5,16 @@ import { applyContentIdentifier, CONTENT_UUID_SCHEME, isContentUuid } from '../o
 import { type DocumentRecord, type DocumentStore, type RevisionRecord, type RevisionStore } from '../store/types.js';
 import type { DocumentService } from './documents.js';
 import { readContent } from './documents.js';
+import { metadataOf } from './fields.js';
 import { forbidden, found, notFound, refuse, ServiceError, storeRefusal, unauthenticated } from '../errors.js';
 
 function authenticated(identity: Identity): asserts identity is Identity & { kind: 'user' } {
   if (identity.kind === 'anonymous') throw unauthenticated();
 }
 
-function metadataOf(doc: ParsedDocument): Record<string, unknown> {
-  return (doc.content[doc.model] as { metadata: Record<string, unknown> }).metadata;
-}
-
 /** The registry's content-uuid: the document-ids entry, else the root uuid (registry-api 4, D2). */
 function registryContentUuid(doc: ParsedDocument): string {
-  const ids = metadataOf(doc)['document-ids'];
+  const ids = metadataOf(doc.content, doc.model)['document-ids'];
   const entry = Array.isArray(ids) ? (ids as { scheme?: string; identifier?: string }[]).find((d) => d.scheme === CONTENT_UUID_SCHEME || d.scheme === 'http://oscal.io/oscal/identifier/content-uuid') : undefined;
   const value = String(entry?.identifier ?? (doc.content[doc.model] as { uuid?: unknown }).uuid ?? '');
   if (!isContentUuid(value)) throw refuse('invalid-metadata', `the document's content-uuid ${JSON.stringify(value)} (its document-ids entry, else its root uuid) is not a version 4 or 5 UUID`);
@@ -37,8 +34,8 @@ export class RegistryService {
     if (!/^application\/json\b/i.test(contentType ?? '')) throw refuse('unsupported-media-type', 'the registry takes OSCAL JSON only: send Content-Type: application/json');
     const { doc } = this.read(body, model);
     const declared = registryContentUuid(doc);
-    if (declared !== id.toLowerCase()) throw refuse('conflict', `the document's content-uuid ${declared} differs from the one in the path (${id})`);
-    return this.save(identity, doc, body, id.toLowerCase());
+    if (declared !== id) throw refuse('conflict', `the document's content-uuid ${declared} differs from the one in the path (${id})`);
+    return this.save(identity, doc, body, id);
   }
 
   /** POST /api/upload: model and content-uuid come from the document itself. */
@@ -62,7 +59,7 @@ export class RegistryService {
   }
 
   private async save(identity: Identity & { kind: 'user' }, doc: ParsedDocument, body: Buffer, id: string): Promise<'created' | 'updated'> {
-    const outcome = applyContentIdentifier(metadataOf(doc), id);
+    const outcome = applyContentIdentifier(metadataOf(doc.content, doc.model), id);
     if (!outcome.ok) throw refuse('conflict', outcome.message);
     const existing = await this.store.getDocument(id);
     if (existing) {

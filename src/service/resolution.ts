@@ -11,7 +11,7 @@ import { plainBytes } from './attachments.js';
 import { retryWhenGone, revisionJson } from './content.js';
 import type { DocumentService } from './documents.js';
 import { refuse, ServiceError } from '../errors.js';
-import { PLURALS } from './model-segments.js';
+import { PLURALS } from '../oscal/model/models.js';
 import { parseNotes, RESOLVED_TYPE, type SnapshotService } from './snapshots.js';
 
 export interface ResolutionSettings {

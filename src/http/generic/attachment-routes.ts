@@ -6,16 +6,16 @@ import { plainBytes, type AttachmentService, type IncomingFile } from '../../ser
 import { refuse } from '../../errors.js';
 import { errorHandler, sendError } from '../errors.js';
 import { bodyOf, fileField, MULTIPART_LIMITS } from '../request-body.js';
-import { accepts } from '../send-rendition.js';
-import { MODELS } from './models.js';
+import { accepts, stillCurrent } from '../send-rendition.js';
+import { idParam, modelParam, resourceParam } from '../params.js';
 import { CONDITIONAL, describe, empty, HEADERS, json, jsonBody, NOT_MODIFIED, ref, TAGS, type Media } from '../openapi.js';
 
 const params = {
   type: 'object',
   properties: {
-    model: { type: 'string', enum: [...MODELS], description: 'the OSCAL model' },
-    id: { type: 'string', maxLength: 64, description: 'the content uuid of the document' },
-    resource: { type: 'string', maxLength: 64, description: 'the uuid of the back-matter resource' },
+    model: modelParam,
+    id: idParam,
+    resource: resourceParam,
   },
   required: ['model', 'id'],
 } as const;
@@ -135,14 +135,13 @@ export async function attachmentRoutes(app: FastifyInstance, deps: { attachments
     compress: false,
   }, async (request, reply) => {
     const { model, id, resource } = request.params;
-    const file = await attachments.read(request.identity, model, id, resource.toLowerCase());
+    const file = await attachments.read(request.identity, model, id, resource);
     const etag = `W/"${file.hash}"`;
     // A file is never run as a page of this site: downloaded, its type taken as given, sandboxed.
     reply.header('ETag', etag).header('Content-Disposition', contentDisposition.create(file.filename))
       .header('X-Content-Type-Options', 'nosniff').header('Content-Security-Policy', 'sandbox').header('Vary', 'Accept-Encoding')
       .header('Cache-Control', 'private, no-cache').type(file.mediaType);
-    const ifNoneMatch = request.headers['if-none-match'];
-    if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim() === etag || t.trim() === `"${file.hash}"` || t.trim() === '*')) return reply.code(304).send();
+    if (stillCurrent(request.headers['if-none-match'], file.hash)) return reply.code(304).send();
     if (file.gzipped && accepts(request.headers['accept-encoding'], 'gzip')) return reply.header('Content-Encoding', 'gzip').send(file.data);
     return reply.send(plainBytes(file));
   });
@@ -165,7 +164,7 @@ export async function attachmentRoutes(app: FastifyInstance, deps: { attachments
     bodyLimit: deps.maxAttachment,
   }, async (request, reply) => {
     const { model, id, resource } = request.params;
-    await attachments.replace(request.identity, model, id, resource.toLowerCase(), await incomingFile(request, deps.maxAttachment));
+    await attachments.replace(request.identity, model, id, resource, await incomingFile(request, deps.maxAttachment));
     return reply.code(204).send();
   });
 
@@ -183,7 +182,7 @@ export async function attachmentRoutes(app: FastifyInstance, deps: { attachments
     }),
   }, async (request, reply) => {
     const { model, id, resource } = request.params;
-    await attachments.remove(request.identity, model, id, resource.toLowerCase());
+    await attachments.remove(request.identity, model, id, resource);
     return reply.code(204).send();
   });
 
@@ -192,7 +191,7 @@ export async function attachmentRoutes(app: FastifyInstance, deps: { attachments
       operationId: 'getResource', summary: 'The resource entry as the JSON form holds it, base64 included', tags, access: 'optional', params,
       responses: { 200: json('The resource entry', ref('Resource')), 404: NO_RESOURCE, 409: 'The document kept changing while it was read', 422: UNKNOWN_MODEL },
     }),
-  }, async (request) => attachments.resource(request.identity, request.params.model, request.params.id, request.params.resource.toLowerCase()));
+  }, async (request) => attachments.resource(request.identity, request.params.model, request.params.id, request.params.resource));
 
   app.put<{ Params: Params }>('/:model/:id/attachment/:resource/resource', {
     ...describe({
@@ -212,7 +211,7 @@ export async function attachmentRoutes(app: FastifyInstance, deps: { attachments
     }),
   }, async (request, reply) => {
     const { model, id, resource } = request.params;
-    await attachments.putResource(request.identity, model, id, resource.toLowerCase(), bodyOf(request), request.headers['content-type']);
+    await attachments.putResource(request.identity, model, id, resource, bodyOf(request), request.headers['content-type']);
     return reply.code(204).send();
   });
 }

@@ -4,14 +4,14 @@ import type { DocumentService } from '../../service/documents.js';
 import { RESPONSE_TYPE } from '../../service/media-types.js';
 import type { Store } from '../../store/types.js';
 import { sendStored } from '../send-rendition.js';
-import { MODELS } from './models.js';
+import { idParam, modelParam } from '../params.js';
 import { CONDITIONAL, describe, HEADERS, NOT_MODIFIED, OSCAL_CONTENT, TAGS, type ResponseSpec } from '../openapi.js';
 
 const params = {
   type: 'object',
   properties: {
-    model: { type: 'string', enum: [...MODELS], description: 'the OSCAL model' },
-    id: { type: 'string', maxLength: 64, description: 'the content uuid of the document' },
+    model: modelParam,
+    id: idParam,
     // Revisions are numbered from 1; any other segment names no resource (404).
     revision: { type: 'string', pattern: '^[1-9][0-9]{0,8}$', description: 'the revision number, from 1' },
   },

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { serializeOscal } from '../../oscal/formats/index.js';
 import type { ResolutionWarning } from '../../oscal/resolve/index.js';
-import { refuse } from '../../errors.js';
-import { negotiateFormat, RESPONSE_TYPE } from '../../service/media-types.js';
+import { acceptedFormat, RESPONSE_TYPE } from '../../service/media-types.js';
 import type { ResolutionService } from '../../service/resolution.js';
 import { snapshotEntry, type SnapshotService } from '../../service/snapshots.js';
 import type { Store } from '../../store/types.js';
+import { snapshotParam, uuidParam } from '../params.js';
 import { bodyOf } from '../request-body.js';
 import { snapshotReadRoutes } from './snapshot-routes.js';
 import { describe, json, jsonBody, OSCAL_CONTENT, ref, TAGS } from '../openapi.js';
@@ -32,7 +32,7 @@ function warningsHeader(warnings: ResolutionWarning[]): string {
 export function resolutionRoutes(app: FastifyInstance, deps: { store: Store; resolution: ResolutionService; snapshots: SnapshotService; base: string }): void {
   const params = {
     type: 'object',
-    properties: { id: { type: 'string', maxLength: 64, description: 'the content uuid of the profile' }, snapshot: { type: 'string', maxLength: 64, description: 'the snapshot id' } },
+    properties: { id: uuidParam('the content uuid of the profile'), snapshot: snapshotParam },
     required: ['id'],
   } as const;
   const cannotResolve = 'The profile cannot be resolved (an import not found or not readable, a circular import, an invalid directive, ...): the chain of imports in errors';
@@ -57,8 +57,7 @@ export function resolutionRoutes(app: FastifyInstance, deps: { store: Store; res
       },
     }),
   }, async (request, reply) => {
-    const format = negotiateFormat(request.headers.accept);
-    if (!format) throw refuse('not-acceptable', 'Accept names no format this server produces: use application/json, application/xml or application/yaml');
+    const format = acceptedFormat(request.headers.accept);
     const resolved = await deps.resolution.resolve(request.identity, request.params.id);
     reply.header('Resolution-Warning-Count', String(resolved.warnings.length)).header('Resolution-Warnings', warningsHeader(resolved.warnings)).header('Vary', 'Accept, Accept-Encoding');
     return reply.type(RESPONSE_TYPE[format]).send(serializeOscal(resolved.document, format));

@@ -4,17 +4,17 @@ import type { AttachmentService } from '../../service/attachments.js';
 import { retryWhenGone, type ContentService } from '../../service/content.js';
 import type { DocumentService } from '../../service/documents.js';
 import { refuse } from '../../errors.js';
-import { negotiateFormat, RESPONSE_TYPE } from '../../service/media-types.js';
+import { acceptedFormat, RESPONSE_TYPE } from '../../service/media-types.js';
 import type { RenditionWorkers } from '../../service/rendition-workers.js';
 import type { ResolutionService } from '../../service/resolution.js';
 import { snapshotEntry, type SnapshotService } from '../../service/snapshots.js';
 import type { DocumentRecord, Grant, Store, Visibility } from '../../store/types.js';
 import { findingJson } from '../findings.js';
+import { idParam, modelParam, snapshotParam, uuidParam } from '../params.js';
 import { bodyOf, jsonBodyOf } from '../request-body.js';
 import { sendStored } from '../send-rendition.js';
 import { aliasRoutes, queryAliases } from './alias-routes.js';
 import { attachmentRoutes } from './attachment-routes.js';
-import { MODELS } from './models.js';
 import { originalRoutes } from './original-routes.js';
 import { resolutionRoutes } from './resolution-routes.js';
 import { snapshotReadRoutes } from './snapshot-routes.js';
@@ -35,8 +35,6 @@ export interface GenericDeps {
   maxAttachment: number;
 }
 
-const modelParam = { type: 'string', enum: [...MODELS], description: 'the OSCAL model' } as const;
-const idParam = { type: 'string', maxLength: 64, description: 'the content uuid of the document' } as const;
 
 /** ?alias= of writes, read by the handler (queryAliases), for the description only. */
 const ALIAS_QUERY = {
@@ -131,8 +129,7 @@ export async function genericRoutes(app: FastifyInstance, deps: GenericDeps): Pr
     }),
   }, async (request, reply) => {
     const { model, id } = request.params;
-    const format = negotiateFormat(request.headers.accept);
-    if (!format) throw refuse('not-acceptable', 'Accept names no format this server produces: use application/json, application/xml or application/yaml');
+    const format = acceptedFormat(request.headers.accept);
     return retryWhenGone(async () => {
       const rendition = await content.rendition(request.identity, model, id, format);
       if (rendition.state === 'pending') {
@@ -226,7 +223,7 @@ export async function genericRoutes(app: FastifyInstance, deps: GenericDeps): Pr
 
   await app.register(async (scope) => attachmentRoutes(scope, { attachments: deps.attachments, base, maxAttachment: deps.maxAttachment }));
 
-  const snapshotParams = { type: 'object', properties: { model: modelParam, id: idParam, snapshot: { type: 'string', maxLength: 64, description: 'the snapshot id' } }, required: ['model', 'id'] } as const;
+  const snapshotParams = { type: 'object', properties: { model: modelParam, id: idParam, snapshot: snapshotParam }, required: ['model', 'id'] } as const;
   app.post<{ Params: { model: string; id: string } }>('/:model/:id/snapshot', {
     ...describe({
       operationId: 'createSnapshot', summary: 'Snapshot the current content; the server sets snapshot-created', tags: [TAGS.snapshots], access: 'required',
@@ -259,7 +256,7 @@ export async function genericRoutes(app: FastifyInstance, deps: GenericDeps): Pr
   app.get<{ Params: { id: string } }>('/jobs/:id', {
     ...describe({
       operationId: 'getJob', summary: 'A conversion job: 200 while it runs, 303 to the content when done', tags: [TAGS.documents], access: 'optional',
-      params: { type: 'object', properties: { id: { type: 'string', maxLength: 64, description: 'the job id' } }, required: ['id'] },
+      params: { type: 'object', properties: { id: uuidParam('the job id') }, required: ['id'] },
       responses: {
         200: json('The job, queued, running or failed', ref('Job')),
         303: empty('Done: the document, in Location', HEADERS.location),

@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serializeOscal } from '../../oscal/formats/index.js';
 import { retryWhenGone } from '../../service/content.js';
-import { refuse } from '../../errors.js';
-import { negotiateFormat, RESPONSE_TYPE } from '../../service/media-types.js';
+import { acceptedFormat, RESPONSE_TYPE } from '../../service/media-types.js';
 import { snapshotEntry, type SnapshotService } from '../../service/snapshots.js';
 import type { SnapshotKind, SnapshotRecord, Store } from '../../store/types.js';
 import { bodyOf } from '../request-body.js';
@@ -13,8 +12,7 @@ export type SnapshotParams = { model: string; id: string; snapshot: string };
 
 /** One snapshot in the format Accept asks for: the stored JSON form, or a rendition made now; ContentGone as sendStored. */
 export async function sendSnapshot(store: Store, snapshots: SnapshotService, snapshot: SnapshotRecord, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const format = negotiateFormat(request.headers.accept);
-  if (!format) throw refuse('not-acceptable', 'Accept names no format this server produces: use application/json, application/xml or application/yaml');
+  const format = acceptedFormat(request.headers.accept);
   if (format === 'json') return sendStored(store, request, reply, snapshot.canonicalHash, RESPONSE_TYPE.json);
   const text = serializeOscal(await snapshots.content(snapshot), format);
   return reply.header('ETag', `W/"${snapshot.canonicalHash}-${format}"`).header('Vary', 'Accept, Accept-Encoding').type(RESPONSE_TYPE[format]).send(text);
@@ -56,7 +54,7 @@ export function snapshotReadRoutes(app: FastifyInstance, deps: {
     },
   }), async (request, reply) => {
     const { model, id, snapshot } = paramsOf(request);
-    return retryWhenGone(async () => sendSnapshot(store, snapshots, await snapshots.get(request.identity, model, id, kind, snapshot.toLowerCase()), request, reply));
+    return retryWhenGone(async () => sendSnapshot(store, snapshots, await snapshots.get(request.identity, model, id, kind, snapshot), request, reply));
   });
 
   app.put<{ Params: SnapshotParams }>(`${prefix}/:snapshot`, describe({
@@ -75,7 +73,7 @@ export function snapshotReadRoutes(app: FastifyInstance, deps: {
     },
   }), async (request) => {
     const { model, id, snapshot } = paramsOf(request);
-    return snapshotEntry(await snapshots.annotate(request.identity, model, id, kind, snapshot.toLowerCase(), bodyOf(request), request.headers['content-type']));
+    return snapshotEntry(await snapshots.annotate(request.identity, model, id, kind, snapshot, bodyOf(request), request.headers['content-type']));
   });
 
   app.delete<{ Params: SnapshotParams }>(`${prefix}/:snapshot`, describe({
@@ -89,7 +87,7 @@ export function snapshotReadRoutes(app: FastifyInstance, deps: {
     },
   }), async (request, reply) => {
     const { model, id, snapshot } = paramsOf(request);
-    await snapshots.remove(request.identity, model, id, kind, snapshot.toLowerCase());
+    await snapshots.remove(request.identity, model, id, kind, snapshot);
     return reply.code(204).send();
   });
 }

@@ -9,7 +9,7 @@ import type { ValidationService } from '../../service/validation.js';
 import type { ConstraintSetRecord } from '../../store/types.js';
 import { findingJson } from '../findings.js';
 import { bodyOf } from '../request-body.js';
-import { MODELS } from './models.js';
+import { ID_LENGTH, idParam, modelParam } from '../params.js';
 import { describe, empty, json, OSCAL_BODY, ref, TAGS, type ResponseSpec } from '../openapi.js';
 
 export interface ValidationDeps {
@@ -18,7 +18,7 @@ export interface ValidationDeps {
   publicUrl: string;
 }
 
-const nameParam = { type: 'string', maxLength: 64, description: 'the name of the constraint set' } as const;
+const nameParam = { type: 'string', maxLength: ID_LENGTH, description: 'the name of the constraint set' } as const;
 const VALIDATION_QUERY = {
   type: 'object',
   properties: {
@@ -181,7 +181,7 @@ export async function validationRoutes(app: FastifyInstance, deps: ValidationDep
       access: 'optional',
       params: {
         type: 'object',
-        properties: { model: { type: 'string', enum: [...MODELS], description: 'the OSCAL model' }, id: { type: 'string', maxLength: 64, description: 'the content uuid of the document' } },
+        properties: { model: modelParam, id: idParam },
         required: ['model', 'id'],
       },
       querystring: VALIDATION_QUERY,

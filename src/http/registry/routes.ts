@@ -5,7 +5,8 @@ import { decodeDocumentBytes, detectFormatOfBytes } from '../../oscal/formats/in
 import { checkedAliases, type AliasService } from '../../service/aliases.js';
 import { retryWhenGone, revisionRecord } from '../../service/content.js';
 import type { DocumentService } from '../../service/documents.js';
-import { PLURALS } from '../../service/model-segments.js';
+import { PLURALS } from '../../oscal/model/models.js';
+import { idParam, pluralParam } from '../params.js';
 import { refuse } from '../../errors.js';
 import type { RegistryService } from '../../service/registry.js';
 import type { RenditionWorkers } from '../../service/rendition-workers.js';
@@ -28,8 +29,6 @@ export interface RegistryDeps {
   maxBody: number;
 }
 
-const pluralParam = { type: 'string', enum: Object.keys(PLURALS), description: 'the plural model segment' } as const;
-const idParam = { type: 'string', maxLength: 64, description: 'the content uuid of the document' } as const;
 const idParams = { type: 'object', properties: { plural: pluralParam, id: idParam }, required: ['plural', 'id'] } as const;
 const versionParams = {
   type: 'object',

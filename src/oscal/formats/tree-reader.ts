@@ -1,5 +1,6 @@
 import { OscalError, pointer } from '../errors.js';
-import { modelFor, modelNames, type ChildBinding, type FieldBinding, type FlagBinding, type OscalModel } from '../model/model.js';
+import { MODELS } from '../model/models.js';
+import { modelFor, type ChildBinding, type FieldBinding, type FlagBinding, type OscalModel } from '../model/model.js';
 import type { ParsedDocument } from './document.js';
 import { describeType, jsonKind, scalarFromText } from './scalars.js';
 
@@ -34,7 +35,7 @@ export function readTree(tree: unknown, typeScalars: boolean, problems?: ReadPro
       : `the document must hold exactly one model, found ${roots.join(', ')}`, { path: '' });
   }
   const root = roots[0]!;
-  if (!modelNames().includes(root)) throw new OscalError('unknown-root', `"${root}" is not an OSCAL model; expected one of: ${modelNames().join(', ')}`, { path: pointer([root]) });
+  if (!(MODELS as readonly string[]).includes(root)) throw new OscalError('unknown-root', `"${root}" is not an OSCAL model; expected one of: ${MODELS.join(', ')}`, { path: pointer([root]) });
   const body = tree[root];
   const declared = isObject(body) && isObject(body.metadata) ? body.metadata['oscal-version'] : undefined;
   const model = modelFor(declared, root);

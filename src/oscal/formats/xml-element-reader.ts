@@ -1,7 +1,8 @@
 import { SaxesParser, type SaxesStartTagPlain, type SaxesTagPlain } from 'saxes';
 import { OscalError, type OscalErrorCode } from '../errors.js';
 import { BLOCK_ELEMENTS, knownName, type MarkupElement, type MarkupNode } from '../markup/index.js';
-import { modelNames, type AssemblyBinding, type ChildBinding, type OscalModel } from '../model/model.js';
+import { MODELS } from '../model/models.js';
+import { type AssemblyBinding, type ChildBinding, type OscalModel } from '../model/model.js';
 import type { ParsedDocument } from './document.js';
 import { groupForJson } from './groups.js';
 import { MAX_NESTING, tooDeep } from './nesting.js';
@@ -179,8 +180,8 @@ export class XmlElementReader {
     if (uri !== OSCAL_NS) this.fail('unknown-root', `root element <${tag.name}> is not in the OSCAL namespace ${OSCAL_NS}`);
     const def = model.rootDef(local);
     if (def === undefined) {
-      if (modelNames().includes(local)) this.fail('model-not-in-version', `<${local}> is not a model of OSCAL ${model.version}; it has: ${Object.keys(model.roots).join(', ')}`);
-      this.fail('unknown-root', `<${local}> is not an OSCAL model; expected one of: ${modelNames().join(', ')}`);
+      if ((MODELS as readonly string[]).includes(local)) this.fail('model-not-in-version', `<${local}> is not a model of OSCAL ${model.version}; it has: ${Object.keys(model.roots).join(', ')}`);
+      this.fail('unknown-root', `<${local}> is not an OSCAL model; expected one of: ${MODELS.join(', ')}`);
     }
     const frame: AssemblyFrame = { kind: 'assembly', def, name: local, obj: {}, next: 0, values: [], pointer: `/${local}` };
     this.positions?.set('', { line: this.tagLine, column: this.tagColumn }).set(frame.pointer!, { line: this.tagLine, column: this.tagColumn });

@@ -90,11 +90,3 @@ export function unsupportedVersion(version: unknown, root: string): OscalError {
     { path: `/${root}/metadata/oscal-version` },
   );
 }
-
-let names: string[] | undefined;
-
-/** The OSCAL models: root names of the newest release, which has every earlier one's. */
-export function modelNames(): string[] {
-  names ??= Object.keys(modelFor(SUPPORTED_VERSIONS.at(-1)!).roots);
-  return names;
-}
