@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { drainRefusedBody } from './refused-body.js';
 import { AuthenticationRequired, authenticationRequired, ERROR_CODES, MAX_ERROR_DETAILS, refuse, ServiceError, type ErrorDetail, type ErrorCode } from '../errors.js';
 
 /** The one error body of both interfaces (D3). */
@@ -42,7 +43,8 @@ export function sendError(reply: FastifyReply, code: ErrorCode, message: string,
 }
 
 /** Maps every failure to D3's statuses and body; anything unexpected is a 500 that reveals nothing. */
-export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export async function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') await drainRefusedBody(request.raw);
   if (error instanceof AuthenticationRequired) return sendError(reply, error.code, authenticationRequired(Boolean(request.server.signIn)));
   if (error instanceof ServiceError) {
     if (error.headers) reply.headers(error.headers);
