@@ -206,7 +206,6 @@ function fileName(answer: Answer): string {
   } catch {
     // no usable name: the fallback below
   }
-  // eslint-disable-next-line no-control-regex
   const safe = name.replace(/^.*[\\/]/, '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
   return safe === '' || safe === '.' || safe === '..' ? 'file' : safe;
 }

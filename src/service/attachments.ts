@@ -39,7 +39,6 @@ const ATTEMPTS = 8;
 /** Strips what may not travel in a file name: paths, control characters; keeps any script. */
 export function cleanFilename(name: string | undefined): string | undefined {
   if (name === undefined) return undefined;
-  // eslint-disable-next-line no-control-regex
   const base = name.split(/[/\\]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
   return base === '' || base === '.' || base === '..' ? undefined : base;
 }

@@ -29,7 +29,6 @@ export function snapshotEntry(s: SnapshotRecord): Record<string, unknown> {
 
 /** A string OSCAL can carry in a prop value: no edge whitespace, no control characters. */
 function noteText(value: unknown, what: string): string {
-  // eslint-disable-next-line no-control-regex
   if (typeof value !== 'string' || value.length === 0 || value.length > 1000 || value !== value.trim() || /[\u0000-\u001f\u007f]/.test(value)) {
     throw refuse('bad-request', `${what} must be a non-empty string of at most 1000 characters, without leading or trailing spaces or control characters`);
   }
