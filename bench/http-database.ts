@@ -38,7 +38,9 @@ export async function createBenchDatabase(): Promise<BenchDatabase> {
   try {
     await sql.unsafe(`CREATE DATABASE ${name}`);
   } catch (e) {
-    throw new Error(`cannot create a database on ${ADMIN_URL} (set BENCH_POSTGRES_URL to a server where the user may): ${e instanceof Error ? e.message : String(e)}`);
+    throw new Error(
+      `cannot create a database on ${ADMIN_URL} (set BENCH_POSTGRES_URL to a server where the user may): ${e instanceof Error ? e.message : String(e)}`,
+    );
   } finally {
     await sql.end({ timeout: 5 });
   }
@@ -48,7 +50,8 @@ export async function createBenchDatabase(): Promise<BenchDatabase> {
   let monitor: postgres.Sql | undefined;
   const backends = async () => {
     monitor ??= admin();
-    const rows = await monitor`SELECT pid FROM pg_stat_activity WHERE datname = ${name} AND backend_type = 'client backend'`;
+    const rows =
+      await monitor`SELECT pid FROM pg_stat_activity WHERE datname = ${name} AND backend_type = 'client backend'`;
     return rows.map((r) => r.pid as number);
   };
   const closeMonitor = async () => {
@@ -62,7 +65,8 @@ export async function createBenchDatabase(): Promise<BenchDatabase> {
     describe: async () => {
       const sql = admin();
       try {
-        const [row] = await sql`SELECT current_setting('server_version') AS v, current_setting('synchronous_commit') AS sc, current_setting('fsync') AS fsync, current_setting('shared_buffers') AS sb`;
+        const [row] =
+          await sql`SELECT current_setting('server_version') AS v, current_setting('synchronous_commit') AS sc, current_setting('fsync') AS fsync, current_setting('shared_buffers') AS sb`;
         return `PostgreSQL ${String(row!.v).split(' ')[0]} at ${url.host}, synchronous_commit=${row!.sc}, fsync=${row!.fsync}, shared_buffers=${row!.sb}`;
       } finally {
         await sql.end({ timeout: 5 });
@@ -96,8 +100,14 @@ export async function dropBenchDatabase(name: string): Promise<void> {
 
 /** Blocks until the database is dropped (in a child process); reports, never throws. */
 export function dropBenchDatabaseSync(name: string): void {
-  const r = spawnSync(process.execPath, [SELF, 'drop', name], { stdio: ['ignore', 'inherit', 'inherit'], timeout: 30_000 });
-  if (r.status !== 0) console.error(`  could not drop database ${name} (exit ${r.status ?? r.signal}); drop it by hand: DROP DATABASE ${name} WITH (FORCE)`);
+  const r = spawnSync(process.execPath, [SELF, 'drop', name], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    timeout: 30_000,
+  });
+  if (r.status !== 0)
+    console.error(
+      `  could not drop database ${name} (exit ${r.status ?? r.signal}); drop it by hand: DROP DATABASE ${name} WITH (FORCE)`,
+    );
 }
 
 if (process.argv[1] === SELF) {

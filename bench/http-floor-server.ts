@@ -12,7 +12,11 @@ import { floorKey, type FloorRoute } from './http-support.js';
 
 const routes = new Map<string, { status: number; headers: Record<string, string>; body: Buffer }>();
 for (const route of JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as FloorRoute[]) {
-  routes.set(route.key, { status: route.status, headers: Object.fromEntries(route.headers), body: readFileSync(route.bodyFile) });
+  routes.set(route.key, {
+    status: route.status,
+    headers: Object.fromEntries(route.headers),
+    body: readFileSync(route.bodyFile),
+  });
 }
 
 const server = createServer((req, res) => {

@@ -11,7 +11,6 @@ import { createBenchDatabase, dropBenchDatabaseSync, type BenchDatabase } from '
 import { freePort, serveArgs } from '../test/support/serve-process.js';
 import { Client, decodedBody, type Reply } from './http-support.js';
 
-
 // ---------------------------------------------------------------------------------------------
 // Child processes and other leftovers: every one is cleaned up however the benchmark ends.
 
@@ -45,12 +44,17 @@ export class Child {
   output = '';
   readonly exited: Promise<number | null>;
 
-  constructor(readonly name: string, readonly process: ChildProcess) {
+  constructor(
+    readonly name: string,
+    readonly process: ChildProcess,
+  ) {
     live.add(process);
-    this.exited = new Promise((resolve) => process.once('exit', (code) => {
-      live.delete(process);
-      resolve(code);
-    }));
+    this.exited = new Promise((resolve) =>
+      process.once('exit', (code) => {
+        live.delete(process);
+        resolve(code);
+      }),
+    );
     process.stdout?.on('data', (d) => (this.output += d));
     process.stderr?.on('data', (d) => (this.output += d));
   }
@@ -121,7 +125,9 @@ export async function runGroup(prefix: string, body: (group: Group) => Promise<v
       try {
         await db.drop();
       } catch (e) {
-        console.error(`  dropping ${db.name} failed (${e instanceof Error ? e.message : String(e)}); trying once more in a separate process`);
+        console.error(
+          `  dropping ${db.name} failed (${e instanceof Error ? e.message : String(e)}); trying once more in a separate process`,
+        );
         dropBenchDatabaseSync(db.name);
       }
     }
@@ -146,14 +152,23 @@ export interface Depot {
  * PostgreSQL; the data directory then holds only the first admin token (written by whichever
  * server finds no token in the database).
  */
-export async function startDepot(group: Group, dataDir: string, options: { databaseUrl?: string; name?: string; extraArgs?: string[] } = {}): Promise<Depot> {
+export async function startDepot(
+  group: Group,
+  dataDir: string,
+  options: { databaseUrl?: string; name?: string; extraArgs?: string[] } = {},
+): Promise<Depot> {
   const port = await freePort();
   const args = serveArgs(port, dataDir, options.extraArgs);
   if (options.databaseUrl) args.push('--database-url', options.databaseUrl);
   // DATABASE_URL in the bench's own environment must not turn a SQLite server into a PostgreSQL one.
   const env = { ...process.env };
   delete env.DATABASE_URL;
-  const child = group.adopt(new Child(options.name ?? 'oscal-depot serve', spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env })));
+  const child = group.adopt(
+    new Child(
+      options.name ?? 'oscal-depot serve',
+      spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env }),
+    ),
+  );
   const origin = `http://127.0.0.1:${port}`;
   const client = new Client(origin);
   const deadline = Date.now() + 30_000;
@@ -172,13 +187,19 @@ export async function startDepot(group: Group, dataDir: string, options: { datab
 // ---------------------------------------------------------------------------------------------
 // Output
 
-export const kb = (bytes: number) => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(2)} MB` : `${(bytes / 1e3).toFixed(1)} KB`);
+export const kb = (bytes: number) =>
+  bytes >= 1e6 ? `${(bytes / 1e6).toFixed(2)} MB` : `${(bytes / 1e3).toFixed(1)} KB`;
 
 export function line(label: string, value: string, ratio: number, floor: string, target?: string): void {
-  console.log(`  ${label.padEnd(36)} ${value.padStart(11)}   ${ratio.toFixed(2).padStart(6)}x ${floor}${target ? `   (${target})` : ''}`);
+  console.log(
+    `  ${label.padEnd(36)} ${value.padStart(11)}   ${ratio.toFixed(2).padStart(6)}x ${floor}${target ? `   (${target})` : ''}`,
+  );
 }
 
 export function expectStatus(reply: Reply, status: number, what: string): Reply {
-  if (reply.status !== status) throw new Error(`${what}: HTTP ${reply.status}, expected ${status}: ${decodedBody(reply).toString('utf8').slice(0, 500)}`);
+  if (reply.status !== status)
+    throw new Error(
+      `${what}: HTTP ${reply.status}, expected ${status}: ${decodedBody(reply).toString('utf8').slice(0, 500)}`,
+    );
   return reply;
 }

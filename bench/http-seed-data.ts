@@ -29,15 +29,41 @@ export class SeedDocuments {
     const documentIds = [{ scheme: CONTENT_UUID_SCHEME, identifier: id }];
     // Spread over the period, not in insertion order, so the last-modified sort has work to do.
     const lastModified = new Date(BASE + ((i * 7919) % this.count) * 60_000).toISOString();
-    const fields: DocumentFields = { title: seedTitle(i), version: '1.0.0', oscalVersion: OSCAL_VERSION, lastModified, documentIds, markings: [] };
+    const fields: DocumentFields = {
+      title: seedTitle(i),
+      version: '1.0.0',
+      oscalVersion: OSCAL_VERSION,
+      lastModified,
+      documentIds,
+      markings: [],
+    };
     if (!this.shared) {
-      const content = { catalog: { uuid: randomUUID(), metadata: { title: fields.title, 'last-modified': lastModified, version: '1.0.0', 'oscal-version': OSCAL_VERSION, 'document-ids': documentIds } } };
+      const content = {
+        catalog: {
+          uuid: randomUUID(),
+          metadata: {
+            title: fields.title,
+            'last-modified': lastModified,
+            version: '1.0.0',
+            'oscal-version': OSCAL_VERSION,
+            'document-ids': documentIds,
+          },
+        },
+      };
       this.shared = blobOf(Buffer.from(JSON.stringify(content, null, 2) + '\n'));
     }
     const shared = this.shared;
     return [
       { id, model: 'catalog', owner: 'admin', visibility: 'private' },
-      { canonical: shared, original: shared, originalFormat: 'json', author: 'admin', fields, renditions: [{ format: 'json', blob: shared }], pendingFormats: [] },
+      {
+        canonical: shared,
+        original: shared,
+        originalFormat: 'json',
+        author: 'admin',
+        fields,
+        renditions: [{ format: 'json', blob: shared }],
+        pendingFormats: [],
+      },
       { actor: 'admin', action: 'document.create', documentId: id, detail: { model: 'catalog', format: 'json' } },
     ];
   }

@@ -29,19 +29,49 @@ const count = Number(countArg);
 const seeds = new SeedDocuments(count);
 const start = performance.now();
 
-type Rows = { documents: Record<string, unknown>; revisions: Record<string, unknown>; renditions: Record<string, unknown>[]; audit_log: Record<string, unknown> };
+type Rows = {
+  documents: Record<string, unknown>;
+  revisions: Record<string, unknown>;
+  renditions: Record<string, unknown>[];
+  audit_log: Record<string, unknown>;
+};
 
 /** The rows PostgresStore.createDocument writes for these arguments, at this time (blobs aside). */
 function rowsOf([doc, revision, audit]: CreateArgs, at: string): Rows {
   if (revision.pendingFormats.length) throw new Error('the seeded documents queue no rendition jobs');
   return {
-    documents: { ...doc, legal_hold: false, ...fieldColumns(revision.fields), revision: 1, last_revision: 1, created_at: at, updated_at: at },
-    revisions: {
-      document_id: doc.id, number: 1, canonical_hash: revision.canonical.hash, original_hash: revision.original.hash, original_format: revision.originalFormat,
-      author: revision.author, created_at: at, fields: JSON.stringify(revision.fields),
+    documents: {
+      ...doc,
+      legal_hold: false,
+      ...fieldColumns(revision.fields),
+      revision: 1,
+      last_revision: 1,
+      created_at: at,
+      updated_at: at,
     },
-    renditions: revision.renditions.map((r) => ({ document_id: doc.id, revision: 1, format: r.format, blob_hash: r.blob.hash })),
-    audit_log: { at, actor: audit.actor, action: audit.action, document_id: audit.documentId ?? null, detail: audit.detail ? JSON.stringify(audit.detail) : null },
+    revisions: {
+      document_id: doc.id,
+      number: 1,
+      canonical_hash: revision.canonical.hash,
+      original_hash: revision.original.hash,
+      original_format: revision.originalFormat,
+      author: revision.author,
+      created_at: at,
+      fields: JSON.stringify(revision.fields),
+    },
+    renditions: revision.renditions.map((r) => ({
+      document_id: doc.id,
+      revision: 1,
+      format: r.format,
+      blob_hash: r.blob.hash,
+    })),
+    audit_log: {
+      at,
+      actor: audit.actor,
+      action: audit.action,
+      document_id: audit.documentId ?? null,
+      detail: audit.detail ? JSON.stringify(audit.detail) : null,
+    },
   };
 }
 
@@ -59,12 +89,18 @@ const sql = postgres(url, { max: 1, onnotice: () => {}, transform: { undefined: 
 try {
   // 2. Their rows, read back, must be what rowsOf() makes: same columns, same values (times aside).
   const time = (value: unknown, what: string): string => {
-    if (typeof value !== 'string' || !ISO.test(value)) throw new Error(`${what} is ${JSON.stringify(value)}, not an ISO time`);
+    if (typeof value !== 'string' || !ISO.test(value))
+      throw new Error(`${what} is ${JSON.stringify(value)}, not an ISO time`);
     return value;
   };
-  const sequenced = new Set((await sql`SELECT table_name || '.' || column_name AS c FROM information_schema.columns
-    WHERE table_schema = current_schema() AND column_default LIKE 'nextval(%'`).map((r) => r.c as string));
-  const written = (table: string, row: Record<string, unknown>) => Object.fromEntries(Object.entries(row).filter(([column]) => !sequenced.has(`${table}.${column}`)));
+  const sequenced = new Set(
+    (
+      await sql`SELECT table_name || '.' || column_name AS c FROM information_schema.columns
+    WHERE table_schema = current_schema() AND column_default LIKE 'nextval(%'`
+    ).map((r) => r.c as string),
+  );
+  const written = (table: string, row: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(row).filter(([column]) => !sequenced.has(`${table}.${column}`)));
   for (const args of probes) {
     const id = args[0].id;
     const [doc] = await sql`SELECT * FROM documents WHERE id = ${id}`;
@@ -73,17 +109,32 @@ try {
     const [audit] = await sql`SELECT * FROM audit_log WHERE document_id = ${id}`;
     const expected = rowsOf(args, time(doc!.created_at, 'documents.created_at'));
     expected.audit_log.at = time(audit!.at, 'audit_log.at');
-    const actual = { documents: written('documents', doc!), revisions: written('revisions', revision!), renditions: renditions.map((r) => written('renditions', r)), audit_log: written('audit_log', audit!) };
-    deepStrictEqual(actual, expected, 'the rows createDocument writes have changed: update rowsOf() in bench/http-seed-postgres.ts to match');
+    const actual = {
+      documents: written('documents', doc!),
+      revisions: written('revisions', revision!),
+      renditions: renditions.map((r) => written('renditions', r)),
+      audit_log: written('audit_log', audit!),
+    };
+    deepStrictEqual(
+      actual,
+      expected,
+      'the rows createDocument writes have changed: update rowsOf() in bench/http-seed-postgres.ts to match',
+    );
   }
-  const hashes = new Set(probes.flatMap(([, r]) => [r.canonical.hash, r.original.hash, ...r.renditions.map((x) => x.blob.hash)]));
-  const [{ n }] = (await sql`SELECT COUNT(*)::int AS n FROM blobs WHERE hash IN ${sql([...hashes])}`) as unknown as [{ n: number }];
-  if (hashes.size !== 1 || n !== 1) throw new Error(`expected the seeded documents to share one stored blob; ${hashes.size} hashes, ${n} stored`);
+  const hashes = new Set(
+    probes.flatMap(([, r]) => [r.canonical.hash, r.original.hash, ...r.renditions.map((x) => x.blob.hash)]),
+  );
+  const [{ n }] = (await sql`SELECT COUNT(*)::int AS n FROM blobs WHERE hash IN ${sql([...hashes])}`) as unknown as [
+    { n: number },
+  ];
+  if (hashes.size !== 1 || n !== 1)
+    throw new Error(`expected the seeded documents to share one stored blob; ${hashes.size} hashes, ${n} stored`);
 
   // 3. The rest, as rows.
   for (let from = PROBES; from < count; from += BATCH) {
     const batch: Rows[] = [];
-    for (let i = from; i < Math.min(count, from + BATCH); i++) batch.push(rowsOf(seeds.args(i), new Date().toISOString()));
+    for (let i = from; i < Math.min(count, from + BATCH); i++)
+      batch.push(rowsOf(seeds.args(i), new Date().toISOString()));
     await sql.begin(async (tx) => {
       await tx`INSERT INTO documents ${tx(batch.map((b) => b.documents))}`;
       await tx`INSERT INTO revisions ${tx(batch.map((b) => b.revisions))}`;
@@ -97,4 +148,9 @@ try {
   await sql.end({ timeout: 5 });
 }
 const ms = performance.now() - start;
-console.log(JSON.stringify({ ms, how: `as the rows createDocument writes (the first ${PROBES} through createDocument, their rows checked column by column), ${BATCH} documents to a multi-row INSERT transaction, then ANALYZE` }));
+console.log(
+  JSON.stringify({
+    ms,
+    how: `as the rows createDocument writes (the first ${PROBES} through createDocument, their rows checked column by column), ${BATCH} documents to a multi-row INSERT transaction, then ANALYZE`,
+  }),
+);

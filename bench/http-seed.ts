@@ -36,4 +36,6 @@ for (let from = 0; from < count; from += BATCH) {
 }
 const ms = performance.now() - start;
 await store.close();
-console.log(JSON.stringify({ ms, how: `through the store's createDocument${batched ? ` (${BATCH} to a transaction)` : ''}` }));
+console.log(
+  JSON.stringify({ ms, how: `through the store's createDocument${batched ? ` (${BATCH} to a transaction)` : ''}` }),
+);

@@ -30,7 +30,15 @@ export class Client {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('error', reject);
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks), ms: performance.now() - start }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            rawHeaders: res.rawHeaders,
+            body: Buffer.concat(chunks),
+            ms: performance.now() - start,
+          }),
+        );
       });
       req.on('error', reject);
       req.setTimeout(60_000, () => req.destroy(new Error(`${method} ${path}: no response within 60 s`)));
@@ -94,11 +102,42 @@ export function cpuSeconds(pid: number | undefined): number | undefined {
 }
 
 /** Titles of the seeded catalogs: ten prefixes x 23 topics, so title order is not insertion order. */
-const PREFIXES = ['Baseline', 'Enterprise', 'Federal', 'Regional', 'Cloud', 'Legacy', 'Moderate', 'High', 'Low', 'Tailored'];
+const PREFIXES = [
+  'Baseline',
+  'Enterprise',
+  'Federal',
+  'Regional',
+  'Cloud',
+  'Legacy',
+  'Moderate',
+  'High',
+  'Low',
+  'Tailored',
+];
 const TOPICS = [
-  'Access Control', 'Audit', 'Awareness', 'Configuration', 'Contingency', 'Identification', 'Incident Response', 'Maintenance',
-  'Media Protection', 'Physical', 'Planning', 'Program Management', 'Personnel', 'PII Processing', 'Risk Assessment', 'Acquisition',
-  'Communications', 'Integrity', 'Supply Chain', 'Assessment', 'Encryption', 'Privacy', 'Telemetry',
+  'Access Control',
+  'Audit',
+  'Awareness',
+  'Configuration',
+  'Contingency',
+  'Identification',
+  'Incident Response',
+  'Maintenance',
+  'Media Protection',
+  'Physical',
+  'Planning',
+  'Program Management',
+  'Personnel',
+  'PII Processing',
+  'Risk Assessment',
+  'Acquisition',
+  'Communications',
+  'Integrity',
+  'Supply Chain',
+  'Assessment',
+  'Encryption',
+  'Privacy',
+  'Telemetry',
 ];
 
 export function seedTitle(i: number): string {

@@ -47,14 +47,22 @@ export function largeCatalogBench(): void {
   const dir = mkdtempSync(join(tmpdir(), 'oscal-bench-'));
   try {
     const { xmlPath, jsonPath, yamlPath } = generateLargeCatalog(dir);
-    const [xmlMb, jsonMb, yamlMb] = [xmlPath, jsonPath, yamlPath].map((path) => statSync(path).size / 1e6) as [number, number, number];
+    const [xmlMb, jsonMb, yamlMb] = [xmlPath, jsonPath, yamlPath].map((path) => statSync(path).size / 1e6) as [
+      number,
+      number,
+      number,
+    ];
     const floor = measureInChild('floor', jsonPath);
     const toJson = measureInChild('xml-to-json', xmlPath);
     const toXml = measureInChild('json-to-xml', jsonPath);
     const yamlToJson = measureInChild('yaml-to-json', yamlPath);
-    console.log(`\n== generated large catalog: XML ${xmlMb.toFixed(1)} MB, JSON ${jsonMb.toFixed(1)} MB, YAML ${yamlMb.toFixed(1)} MB (one run each, fresh process)`);
+    console.log(
+      `\n== generated large catalog: XML ${xmlMb.toFixed(1)} MB, JSON ${jsonMb.toFixed(1)} MB, YAML ${yamlMb.toFixed(1)} MB (one run each, fresh process)`,
+    );
     const line = (label: string, m: { ms: number; peakRssMb: number }) =>
-      console.log(`${label.padEnd(34)} ${m.ms.toFixed(0).padStart(8)} ms   ${(m.ms / floor.ms).toFixed(2).padStart(6)}x floor   peak RSS ${m.peakRssMb.toFixed(0)} MB (target < 1024 MB)`);
+      console.log(
+        `${label.padEnd(34)} ${m.ms.toFixed(0).padStart(8)} ms   ${(m.ms / floor.ms).toFixed(2).padStart(6)}x floor   peak RSS ${m.peakRssMb.toFixed(0)} MB (target < 1024 MB)`,
+      );
     line('floor: JSON.parse + stringify', floor);
     line('XML -> JSON', toJson);
     line('JSON -> XML', toXml);

@@ -30,7 +30,11 @@ export function medians(cases: Case[], rounds: number, warmup = 3): Map<string, 
 }
 
 /** medians() for cases that return a promise: each run is awaited before the clock stops. */
-export async function mediansAsync(cases: { name: string; run: () => Promise<unknown> }[], rounds: number, warmup = 3): Promise<Map<string, number>> {
+export async function mediansAsync(
+  cases: { name: string; run: () => Promise<unknown> }[],
+  rounds: number,
+  warmup = 3,
+): Promise<Map<string, number>> {
   const samples = new Map(cases.map((c) => [c.name, [] as number[]]));
   for (let round = 0; round < warmup + rounds; round++) {
     for (const c of cases) {

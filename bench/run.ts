@@ -14,7 +14,15 @@ import { validationBench } from './validation.js';
  * Every ratio compares figures measured in the same process.
  */
 const groups: Record<string, () => unknown> = {
-  xml: xmlBench, yaml: yamlBench, validation: validationBench, constraints: constraintBench, resolve: resolveBench, large: largeCatalogBench, http: httpBench, 'http-postgres': httpPostgresBench, 'http-writes': httpWritesBench,
+  xml: xmlBench,
+  yaml: yamlBench,
+  validation: validationBench,
+  constraints: constraintBench,
+  resolve: resolveBench,
+  large: largeCatalogBench,
+  http: httpBench,
+  'http-postgres': httpPostgresBench,
+  'http-writes': httpWritesBench,
 };
 
 const only = process.argv[2];

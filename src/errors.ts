@@ -11,14 +11,17 @@ export const ERROR_CODES = {
   'forbidden-construct': { status: 400, message: 'the XML uses a DOCTYPE, entity or processing instruction' },
   'missing-file': { status: 400, message: 'the form holds no file: send it in the field "file"' },
   'invalid-version': { status: 400, message: 'not a version number: versions are numbered 1, 2, 3, …' },
-  'invalid-metadata': { status: 400, message: 'the document\'s content-uuid is not a version 4 or 5 UUID' },
+  'invalid-metadata': { status: 400, message: "the document's content-uuid is not a version 4 or 5 UUID" },
   'immutable-field': { status: 400, message: 'the field is set by the server and cannot be changed' },
   'unknown-constraint-set': { status: 400, message: 'no constraint set of that name is registered' },
   unauthenticated: { status: 401, message: 'authentication is required' },
   'sign-in-failed': { status: 401, message: 'the sign-in did not complete; start again at /auth/login' },
   forbidden: { status: 403, message: 'you may not do this' },
   'not-found': { status: 404, message: 'no such resource, or you may not read it' },
-  'not-acceptable': { status: 406, message: 'Accept names no format this server produces: use application/json, application/xml or application/yaml' },
+  'not-acceptable': {
+    status: 406,
+    message: 'Accept names no format this server produces: use application/json, application/xml or application/yaml',
+  },
   'not-representable': { status: 406, message: 'this document cannot be given in the format asked for' },
   timeout: { status: 408, message: 'the request did not arrive in time' },
   conflict: { status: 409, message: 'the request conflicts with the stored state' },
@@ -32,7 +35,7 @@ export const ERROR_CODES = {
   'invalid-oscal': { status: 422, message: 'the body is not valid OSCAL' },
   'wrong-model': { status: 422, message: 'the document is of another OSCAL model than the path names' },
   'unknown-model': { status: 422, message: 'the path names no OSCAL model type' },
-  'invalid-identifier': { status: 422, message: 'the document\'s content identifier is not a version 4 or 5 UUID' },
+  'invalid-identifier': { status: 422, message: "the document's content identifier is not a version 4 or 5 UUID" },
   'invalid-constraint-set': { status: 422, message: 'the constraint set is not valid' },
   'import-not-found': { status: 422, message: 'a profile import names nothing this server can find' },
   'import-not-readable': { status: 422, message: 'a profile import is not OSCAL that can be read' },
@@ -76,7 +79,11 @@ export class ServiceError extends Error {
   readonly errors?: ErrorDetail[];
   readonly headers?: Record<string, string>;
 
-  constructor(readonly code: ErrorCode, message: string, extras: RefusalExtras = {}) {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    extras: RefusalExtras = {},
+  ) {
     super(message);
     this.name = 'ServiceError';
     this.status = ERROR_CODES[code].status;
@@ -86,7 +93,11 @@ export class ServiceError extends Error {
 }
 
 /** The one way to raise a refusal; without a message, the catalogue's. */
-export function refuse(code: ErrorCode, message: string = ERROR_CODES[code].message, extras?: RefusalExtras): ServiceError {
+export function refuse(
+  code: ErrorCode,
+  message: string = ERROR_CODES[code].message,
+  extras?: RefusalExtras,
+): ServiceError {
   return new ServiceError(code, message, extras);
 }
 
@@ -125,7 +136,10 @@ export type StoreConflictReason = 'exists' | 'legal-hold' | 'not-found' | 'last-
 
 /** A write the store refused because of what it holds; the services say what it means to the client. */
 export class StoreConflictError extends Error {
-  constructor(readonly reason: StoreConflictReason, message: string) {
+  constructor(
+    readonly reason: StoreConflictReason,
+    message: string,
+  ) {
     super(message);
     this.name = 'StoreConflictError';
   }
@@ -139,7 +153,9 @@ const CONFLICT_CODES: Record<Exclude<StoreConflictReason, 'not-found'>, ErrorCod
 };
 
 /** What the client is told for each store conflict a call expects: a message, or one made from the store's. */
-export type ConflictWording = Partial<Record<Exclude<StoreConflictReason, 'not-found'>, string | ((stored: string) => string)>>;
+export type ConflictWording = Partial<
+  Record<Exclude<StoreConflictReason, 'not-found'>, string | ((stored: string) => string)>
+>;
 
 /**
  * The one translation of store conflicts: a record gone is the 404 of `what`; each reason the

@@ -16,7 +16,14 @@ import { CLI_BIN as BIN } from './support/serve-process.js';
 type Json = Record<string, any>;
 
 const SET = join(SETS_DIR, 'ssp-rules.xml');
-const COMPONENT_EXAMPLE = join(CONTENT, 'oscal-content@88bb8de', 'examples', 'component-definition', 'json', 'example-component-definition.json');
+const COMPONENT_EXAMPLE = join(
+  CONTENT,
+  'oscal-content@88bb8de',
+  'examples',
+  'component-definition',
+  'json',
+  'example-component-definition.json',
+);
 const work = mkdtempSync(join(tmpdir(), 'oscal-cli-constraints-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
@@ -39,7 +46,9 @@ describe('validate: the model constraints', () => {
     const file = brokenCatalog();
     const r = run([file]);
     assert.equal(r.code, 1, r.stderr);
-    const line = readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes('"id": "au-2"'));
+    const line = readFileSync(file, 'utf8')
+      .split('\n')
+      .findIndex((l) => l.includes('"id": "au-2"'));
     const [first, summary, rest] = r.stdout.split('\n');
     assert.ok(first!.startsWith(`${file}:${line}:`), first);
     assert.match(first!, / \/catalog\/controls\/1 error: .* \[catalog-control-require-statement-when-not-withdrawn\]$/);
@@ -64,30 +73,47 @@ describe('validate --constraints', () => {
 
   test('SARIF: one rule per constraint with its formal name and help URL, results located, pass results on request', () => {
     const plain = JSON.parse(run(['--format', 'sarif', '--constraints', SET, ssp]).stdout);
-    assert.ok(plain.runs[0].results.every((r: Json) => r.kind === 'fail'), 'no pass results unless asked');
+    assert.ok(
+      plain.runs[0].results.every((r: Json) => r.kind === 'fail'),
+      'no pass results unless asked',
+    );
     const r = run(['--format', 'sarif', '--sarif-include-pass', '--constraints', SET, ssp]);
     assert.equal(r.code, 0, r.stdout);
     const { rules } = JSON.parse(r.stdout).runs[0].tool.driver;
     const results = JSON.parse(r.stdout).runs[0].results as Json[];
     const rule = (id: string) => rules.find((x: Json) => x.id === id);
     assert.deepEqual(rule('test-implemented-in-baseline'), {
-      id: 'test-implemented-in-baseline', name: 'Implemented controls are in the baseline', helpUri: 'https://example.org/rules/implemented-in-baseline',
-      defaultConfiguration: { level: 'error' }, properties: { kind: 'index-has-key', source: SET },
+      id: 'test-implemented-in-baseline',
+      name: 'Implemented controls are in the baseline',
+      helpUri: 'https://example.org/rules/implemented-in-baseline',
+      defaultConfiguration: { level: 'error' },
+      properties: { kind: 'index-has-key', source: SET },
     });
     const passed = results.filter((x) => x.kind === 'pass').map((x) => x.ruleId);
-    assert.ok(passed.includes('test-implemented-in-baseline') && passed.includes('test-hosting-tier') && passed.includes('test-document-version'), passed.join(', '));
+    assert.ok(
+      passed.includes('test-implemented-in-baseline') &&
+        passed.includes('test-hosting-tier') &&
+        passed.includes('test-document-version'),
+      passed.join(', '),
+    );
     const failed = results.filter((x) => x.kind === 'fail');
-    assert.deepEqual([...new Set(failed.map((x) => x.ruleId))].sort(), ['test-baseline-implemented', 'test-responsible-role']);
+    assert.deepEqual([...new Set(failed.map((x) => x.ruleId))].sort(), [
+      'test-baseline-implemented',
+      'test-responsible-role',
+    ]);
     assert.ok(failed.every((x) => x.level === 'warning' && x.locations[0].physicalLocation.region.startLine > 0));
     assert.ok(!passed.includes('test-baseline-implemented'), 'a constraint that failed does not pass');
   });
 
   test('a constraint that did not apply is neither a pass nor a failure', () => {
     const doc = webSsp();
-    doc['system-security-plan']['system-characteristics'].props = doc['system-security-plan']['system-characteristics'].props.filter((p: Json) => p.ns !== TEST_NS);
+    doc['system-security-plan']['system-characteristics'].props = doc['system-security-plan'][
+      'system-characteristics'
+    ].props.filter((p: Json) => p.ns !== TEST_NS);
     const file = join(dir, 'system-security-plan', 'no-tier');
     writeFileSync(file, JSON.stringify(doc));
-    const results = JSON.parse(run(['--format', 'sarif', '--sarif-include-pass', '--constraints', SET, file]).stdout).runs[0].results as Json[];
+    const results = JSON.parse(run(['--format', 'sarif', '--sarif-include-pass', '--constraints', SET, file]).stdout)
+      .runs[0].results as Json[];
     assert.ok(!results.some((x) => x.ruleId === 'test-hosting-tier'));
     assert.ok(results.some((x) => x.ruleId === 'test-document-version' && x.kind === 'pass'));
   });
@@ -99,7 +125,10 @@ describe('validate --constraints', () => {
     writeFileSync(file, JSON.stringify(doc, null, 2));
     const r = run(['--constraints', SET, file]);
     assert.equal(r.code, 1);
-    assert.match(r.stdout, /\/system-security-plan\/system-characteristics\/props\/2\/value error: prop\/@value is "tenant"; it must be one of: shared, dedicated \[test-hosting-tier\]/);
+    assert.match(
+      r.stdout,
+      /\/system-security-plan\/system-characteristics\/props\/2\/value error: prop\/@value is "tenant"; it must be one of: shared, dedicated \[test-hosting-tier\]/,
+    );
   });
 
   test('a document the set reaches by URL is read from the file --map names', () => {
@@ -110,9 +139,18 @@ describe('validate --constraints', () => {
     const unmapped = run(['--constraints', SET, file]);
     assert.equal(unmapped.code, 1);
     assert.match(unmapped.stdout, /error: .*https:\/\/example\.org\/baselines\/audit\.json.*--map/);
-    const mapped = run(['--constraints', SET, '--map', `https://example.org/baselines/audit.json=${paths.profile}`, file]);
+    const mapped = run([
+      '--constraints',
+      SET,
+      '--map',
+      `https://example.org/baselines/audit.json=${paths.profile}`,
+      file,
+    ]);
     assert.equal(mapped.code, 0, mapped.stdout);
-    assert.match(mapped.stdout, /warning: 1 of 2 baseline controls are not implemented: au-2 \[test-baseline-implemented\]/);
+    assert.match(
+      mapped.stdout,
+      /warning: 1 of 2 baseline controls are not implemented: au-2 \[test-baseline-implemented\]/,
+    );
   });
 
   test('an import-profile of "#uuid" reaches the profile through the back-matter resource\'s rlink', () => {
@@ -120,7 +158,10 @@ describe('validate --constraints', () => {
     const ssp0 = doc['system-security-plan'];
     const resource = '0d7f4a1e-2b3c-4d5e-8f9a-0b1c2d3e4f5a';
     ssp0['import-profile'].href = `#${resource}`;
-    ssp0['back-matter'].resources.push({ uuid: resource, rlinks: [{ href: `../profile/${webProfile().profile.uuid}` }] });
+    ssp0['back-matter'].resources.push({
+      uuid: resource,
+      rlinks: [{ href: `../profile/${webProfile().profile.uuid}` }],
+    });
     const file = join(dir, 'system-security-plan', 'by-resource');
     writeFileSync(file, JSON.stringify(doc, null, 2));
     const r = run(['--constraints', SET, file]);
@@ -146,11 +187,17 @@ describe('validate --constraints', () => {
     const setDir = mkdtempSync(join(work, 'sets-'));
     writeFileSync(join(setDir, 'common-rules.xml'), readFileSync(join(SETS_DIR, 'common-rules.xml')));
     const bad = join(setDir, 'bad-set.xml');
-    writeFileSync(bad, readFileSync(SET, 'utf8').replace('test="exists(responsible-role)"', 'test="exists(responsible-role"'));
+    writeFileSync(
+      bad,
+      readFileSync(SET, 'utf8').replace('test="exists(responsible-role)"', 'test="exists(responsible-role"'),
+    );
     const r = run(['--constraints', bad, ssp]);
     assert.equal(r.code, 2);
     assert.equal(r.stdout, '');
-    const line = readFileSync(bad, 'utf8').split('\n').findIndex((l) => l.includes('exists(responsible-role"')) + 1;
+    const line =
+      readFileSync(bad, 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('exists(responsible-role"')) + 1;
     assert.match(r.stderr, new RegExp(`bad-set\\.xml:${line}\\b.*exists\\(responsible-role`));
     assert.doesNotMatch(r.stderr, /^\s+at /m);
     const missingImport = join(work, 'lonely.xml');

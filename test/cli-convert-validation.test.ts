@@ -34,7 +34,10 @@ describe('oscal-depot convert checks the schema first', () => {
     assert.equal(issueLines.length, 4, validated.stdout);
     const lines = r.stderr.trimEnd().split('\n');
     assert.deepEqual(lines.slice(0, -1), issueLines);
-    assert.equal(lines.at(-1), `${invalid}: not valid OSCAL 1.1.2 (4 problems); nothing was written. Fix the document, or convert it anyway with --no-validate`);
+    assert.equal(
+      lines.at(-1),
+      `${invalid}: not valid OSCAL 1.1.2 (4 problems); nothing was written. Fix the document, or convert it anyway with --no-validate`,
+    );
     const toStdout = run(['convert', invalid, '--to', 'yaml']);
     assert.equal(toStdout.code, 1);
     assert.equal(toStdout.stdout, '');
@@ -53,7 +56,10 @@ describe('oscal-depot convert checks the schema first', () => {
     const output = join(work, 'empty-title.json');
     const r = run(['convert', file, '--to', 'json', '-o', output]);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr, /^.*empty-title\.xml:\d+:\d+ \/catalog\/metadata\/title warning: .*\[schema-disagreement\]\n$/);
+    assert.match(
+      r.stderr,
+      /^.*empty-title\.xml:\d+:\d+ \/catalog\/metadata\/title warning: .*\[schema-disagreement\]\n$/,
+    );
     assert.equal(JSON.parse(readFileSync(output, 'utf8')).catalog.metadata.title, '');
   });
 

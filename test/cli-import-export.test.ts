@@ -18,10 +18,24 @@ import { freePort, TestServer } from './support/server.js';
 import { CONTENT } from './support/shared.js';
 import { CLI_BIN as BIN } from './support/serve-process.js';
 
-const MODELS = ['catalog', 'profile', 'component-definition', 'system-security-plan', 'assessment-plan', 'assessment-results', 'plan-of-action-and-milestones', 'mapping-collection'];
+const MODELS = [
+  'catalog',
+  'profile',
+  'component-definition',
+  'system-security-plan',
+  'assessment-plan',
+  'assessment-results',
+  'plan-of-action-and-milestones',
+  'mapping-collection',
+];
 const PLURALS: Record<string, string> = {
-  catalog: 'catalogs', profile: 'profiles', 'component-definition': 'component-definitions', 'system-security-plan': 'system-security-plans',
-  'assessment-plan': 'assessment-plans', 'assessment-results': 'assessment-results', 'plan-of-action-and-milestones': 'plans-of-action-and-milestones',
+  catalog: 'catalogs',
+  profile: 'profiles',
+  'component-definition': 'component-definitions',
+  'system-security-plan': 'system-security-plans',
+  'assessment-plan': 'assessment-plans',
+  'assessment-results': 'assessment-results',
+  'plan-of-action-and-milestones': 'plans-of-action-and-milestones',
 };
 
 interface Run {
@@ -34,9 +48,19 @@ interface Run {
 function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
   const started = Date.now();
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr, ms: Date.now() - started });
-    });
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        resolve({
+          code: error ? (typeof error.code === 'number' ? error.code : 1) : 0,
+          stdout,
+          stderr,
+          ms: Date.now() - started,
+        });
+      },
+    );
   });
 }
 
@@ -54,7 +78,11 @@ async function everyDocument(server: TestServer, token: string): Promise<{ model
 }
 
 /** The newest version number of each document (registry interface: versions are the revisions). */
-async function revisions(server: TestServer, token: string, docs: { model: string; id: string }[]): Promise<Map<string, number>> {
+async function revisions(
+  server: TestServer,
+  token: string,
+  docs: { model: string; id: string }[],
+): Promise<Map<string, number>> {
   const numbers = new Map<string, number>();
   for (const { model, id } of docs) {
     const res = await api(server.url, 'GET', `/api/v1/${PLURALS[model]}/${id}/versions`, { token });
@@ -65,7 +93,11 @@ async function revisions(server: TestServer, token: string, docs: { model: strin
 }
 
 async function getJson(server: TestServer, token: string, path: string): Promise<any> {
-  const res = await api(server.url, 'GET', path, { token, accept: 'application/json', headers: { 'accept-encoding': 'identity' } });
+  const res = await api(server.url, 'GET', path, {
+    token,
+    accept: 'application/json',
+    headers: { 'accept-encoding': 'identity' },
+  });
   assert.equal(res.status, 200, `${path}: ${res.text}`);
   return res.json();
 }
@@ -99,7 +131,11 @@ describe('import of the shared content tree, export, and import again', () => {
     assert.equal(summaryOf(first), '80 files: 27 created, 0 updated, 43 unchanged, 10 skipped, 0 refused');
     const skipped = first.stdout.split('\n').filter((l) => l.startsWith('skipped'));
     assert.equal(skipped.length, 10);
-    for (const line of skipped) assert.match(line, /\.(xml|yaml): other content for the document of .*\.(json|xml) \((catalog|system-security-plan) uuid [0-9a-f-]{36}\), which comes first/);
+    for (const line of skipped)
+      assert.match(
+        line,
+        /\.(xml|yaml): other content for the document of .*\.(json|xml) \((catalog|system-security-plan) uuid [0-9a-f-]{36}\), which comes first/,
+      );
     const docs = await everyDocument(server, token);
     assert.equal(docs.length, 27);
     assert.deepEqual(new Set(docs.map((d) => d.model)), new Set(MODELS.filter((m) => m !== 'mapping-collection')));
@@ -108,20 +144,42 @@ describe('import of the shared content tree, export, and import again', () => {
   test('export writes every document; its JSON is what the server serves, its original the file sent', async () => {
     const run = await cli(['export', exported], env);
     assert.equal(run.code, 0, run.stdout + run.stderr);
-    assert.match(summaryOf(run)!, /^27 documents exported to .*: \d+ originals, 27 access settings, 0 attachments, 0 snapshots$/);
+    assert.match(
+      summaryOf(run)!,
+      /^27 documents exported to .*: \d+ originals, 27 access settings, 0 attachments, 0 snapshots$/,
+    );
     const sent = new Map([...first.stdout.matchAll(/^created +\S+ (\S+) {2}(.+)$/gm)].map((m) => [m[1]!, m[2]!]));
     for (const { model, id } of await everyDocument(server, token)) {
       const folder = join(exported, model, id);
-      assert.deepEqual(JSON.parse(readFileSync(join(folder, 'document.json'), 'utf8')), await getJson(server, token, `/oscal/v1/${model}/${id}`));
-      assert.deepEqual(JSON.parse(readFileSync(join(folder, 'access.json'), 'utf8')), await getJson(server, token, `/oscal/v1/${model}/${id}/access`));
+      assert.deepEqual(
+        JSON.parse(readFileSync(join(folder, 'document.json'), 'utf8')),
+        await getJson(server, token, `/oscal/v1/${model}/${id}`),
+      );
+      assert.deepEqual(
+        JSON.parse(readFileSync(join(folder, 'access.json'), 'utf8')),
+        await getJson(server, token, `/oscal/v1/${model}/${id}/access`),
+      );
       const marker = JSON.parse(readFileSync(join(folder, 'export.json'), 'utf8'));
       assert.equal(marker['content-uuid'], id);
       // The original is exported wherever the server offers it.
-      const original = await api(server.url, 'GET', `/oscal/v1/${model}/${id}/original`, { token, headers: { 'accept-encoding': 'identity' } });
-      if (original.status === 200) assert.deepEqual(readFileSync(join(folder, marker.original)), readFileSync(sent.get(id)!), id);
+      const original = await api(server.url, 'GET', `/oscal/v1/${model}/${id}/original`, {
+        token,
+        headers: { 'accept-encoding': 'identity' },
+      });
+      if (original.status === 200)
+        assert.deepEqual(readFileSync(join(folder, marker.original)), readFileSync(sent.get(id)!), id);
       else assert.equal(marker.original, undefined);
     }
-    assert.deepEqual(readdirSync(exported).sort(), ['assessment-plan', 'assessment-results', 'catalog', 'component-definition', 'export.json', 'plan-of-action-and-milestones', 'profile', 'system-security-plan']);
+    assert.deepEqual(readdirSync(exported).sort(), [
+      'assessment-plan',
+      'assessment-results',
+      'catalog',
+      'component-definition',
+      'export.json',
+      'plan-of-action-and-milestones',
+      'profile',
+      'system-security-plan',
+    ]);
   });
 
   test('a second import, of the tree and of the export, reports everything unchanged and changes nothing', async () => {
@@ -153,34 +211,76 @@ describe('an export read back into another server; what import says when somethi
 
   test('content, access settings, attachments and snapshots are exported; import restores the document and its access', async () => {
     const token = source.adminToken();
-    const created = await api(source.url, 'POST', '/oscal/v1/catalog', { token, body: catalogJson(), contentType: 'application/json' });
+    const created = await api(source.url, 'POST', '/oscal/v1/catalog', {
+      token,
+      body: catalogJson(),
+      contentType: 'application/json',
+    });
     assert.equal(created.status, 201, created.text);
     const id = created.json()['catalog-list'][0]['content-uuid'];
     const access = { visibility: 'public', grants: [{ principal: 'user:alice', permission: 'write' }] };
-    assert.equal((await api(source.url, 'PUT', `/oscal/v1/catalog/${id}/access`, { token, body: JSON.stringify(access), contentType: 'application/json' })).status, 200);
+    assert.equal(
+      (
+        await api(source.url, 'PUT', `/oscal/v1/catalog/${id}/access`, {
+          token,
+          body: JSON.stringify(access),
+          contentType: 'application/json',
+        })
+      ).status,
+      200,
+    );
     const png = pngImage();
-    const attached = await api(source.url, 'POST', `/oscal/v1/catalog/${id}/attachment`, { token, body: png, contentType: 'image/png', headers: { 'content-disposition': 'attachment; filename="boundary.png"' } });
+    const attached = await api(source.url, 'POST', `/oscal/v1/catalog/${id}/attachment`, {
+      token,
+      body: png,
+      contentType: 'image/png',
+      headers: { 'content-disposition': 'attachment; filename="boundary.png"' },
+    });
     assert.equal(attached.status, 201, attached.text);
     const resource = attached.json().uuid;
-    const snap = await api(source.url, 'POST', `/oscal/v1/catalog/${id}/snapshot`, { token, body: JSON.stringify({ snapshot: { description: 'submitted' } }), contentType: 'application/json' });
+    const snap = await api(source.url, 'POST', `/oscal/v1/catalog/${id}/snapshot`, {
+      token,
+      body: JSON.stringify({ snapshot: { description: 'submitted' } }),
+      contentType: 'application/json',
+    });
     assert.equal(snap.status, 201, snap.text);
     const snapshotId = snap.json()['snapshot-id'];
 
     const dir = join(work, 'one');
     const exported = await cli(['export', '--server', source.url, dir], { OSCAL_DEPOT_TOKEN: token });
     assert.equal(exported.code, 0, exported.stdout + exported.stderr);
-    assert.match(exported.stdout, /^1 document exported to .*: \d original, 1 access setting, 1 attachment, 1 snapshot\n$/);
+    assert.match(
+      exported.stdout,
+      /^1 document exported to .*: \d original, 1 access setting, 1 attachment, 1 snapshot\n$/,
+    );
     const folder = join(dir, 'catalog', id);
     assert.deepEqual(readFileSync(join(folder, 'attachments', resource, 'boundary.png')), png);
-    assert.equal(JSON.parse(readFileSync(join(folder, 'attachments', 'list.json'), 'utf8'))['attachment-list'].length, 1);
-    assert.deepEqual(JSON.parse(readFileSync(join(folder, 'snapshots', `${snapshotId}.json`), 'utf8')), await getJson(source, token, `/oscal/v1/catalog/${id}/snapshot/${snapshotId}`));
-    assert.equal(JSON.parse(readFileSync(join(folder, 'snapshots', 'list.json'), 'utf8'))['catalog-snapshot-list'][0]['snapshot-id'], snapshotId);
+    assert.equal(
+      JSON.parse(readFileSync(join(folder, 'attachments', 'list.json'), 'utf8'))['attachment-list'].length,
+      1,
+    );
+    assert.deepEqual(
+      JSON.parse(readFileSync(join(folder, 'snapshots', `${snapshotId}.json`), 'utf8')),
+      await getJson(source, token, `/oscal/v1/catalog/${id}/snapshot/${snapshotId}`),
+    );
+    assert.equal(
+      JSON.parse(readFileSync(join(folder, 'snapshots', 'list.json'), 'utf8'))['catalog-snapshot-list'][0][
+        'snapshot-id'
+      ],
+      snapshotId,
+    );
 
     const targetToken = target.adminToken();
     const imported = await cli(['import', '--server', target.url, '--token', targetToken, dir]);
     assert.equal(imported.code, 0, imported.stdout + imported.stderr);
-    assert.equal(imported.stdout, `created    catalog ${id}  ${join(folder, 'document.json')} (access settings restored)\n1 file: 1 created, 0 updated, 0 unchanged, 0 skipped, 0 refused; access settings restored on 1\n`);
-    assert.deepEqual(await getJson(target, targetToken, `/oscal/v1/catalog/${id}`), await getJson(source, token, `/oscal/v1/catalog/${id}`));
+    assert.equal(
+      imported.stdout,
+      `created    catalog ${id}  ${join(folder, 'document.json')} (access settings restored)\n1 file: 1 created, 0 updated, 0 unchanged, 0 skipped, 0 refused; access settings restored on 1\n`,
+    );
+    assert.deepEqual(
+      await getJson(target, targetToken, `/oscal/v1/catalog/${id}`),
+      await getJson(source, token, `/oscal/v1/catalog/${id}`),
+    );
     const restored = await getJson(target, targetToken, `/oscal/v1/catalog/${id}/access`);
     assert.deepEqual({ visibility: restored.visibility, grants: restored.grants }, access);
     const again = await cli(['import', '--server', target.url, '--token', targetToken, dir]);
@@ -190,7 +290,10 @@ describe('an export read back into another server; what import says when somethi
   test('a changed file replaces its document (no duplicate); refusals name the file and the reason, and exit 1', async () => {
     const token = target.adminToken();
     const dir = join(work, 'mixed');
-    const original = catalogJson().replace('8d1ae7b6-6a0c-4ef4-9e2c-2c0cbd8e7cf1', 'a2c4e6f8-1b3d-4f5a-8c7e-9d0b1a2c3e4f');
+    const original = catalogJson().replace(
+      '8d1ae7b6-6a0c-4ef4-9e2c-2c0cbd8e7cf1',
+      'a2c4e6f8-1b3d-4f5a-8c7e-9d0b1a2c3e4f',
+    );
     mkdirSync(dir);
     const file = join(dir, 'catalog.json');
     writeFileSync(file, original);
@@ -199,18 +302,34 @@ describe('an export read back into another server; what import says when somethi
     const id = /^created +catalog (\S+)/m.exec(one.stdout)![1]!;
 
     writeFileSync(file, original.replace('"version": "1.0"', '"version": "1.1"'));
-    writeFileSync(join(dir, 'invalid.json'), original.replace('a2c4e6f8-1b3d-4f5a-8c7e-9d0b1a2c3e4f', 'b2c4e6f8-1b3d-4f5a-8c7e-9d0b1a2c3e4f').replace('"2024-01-01T00:00:00Z"', '"2024-01-01"'));
+    writeFileSync(
+      join(dir, 'invalid.json'),
+      original
+        .replace('a2c4e6f8-1b3d-4f5a-8c7e-9d0b1a2c3e4f', 'b2c4e6f8-1b3d-4f5a-8c7e-9d0b1a2c3e4f')
+        .replace('"2024-01-01T00:00:00Z"', '"2024-01-01"'),
+    );
     writeFileSync(join(dir, 'notes.json'), '{"not": "oscal"}');
     writeFileSync(join(dir, 'notes.txt'), 'not looked at');
     const run = await cli(['import', '--server', target.url, dir], { OSCAL_DEPOT_TOKEN: token });
     assert.equal(run.code, 1, run.stdout + run.stderr);
     const lines = run.stdout.trimEnd().split('\n');
     assert.equal(lines[0], `updated    catalog ${id}  ${file}`);
-    assert.match(lines[1]!, new RegExp(`^refused    ${escape(join(dir, 'invalid.json'))}: POST /catalog: 422 invalid-oscal: .*$`));
-    assert.match(lines[2]!, /^ {4}line 6:\d+ \/catalog\/metadata\/last-modified last-modified is "2024-01-01"; it must be a date and time/);
-    assert.match(lines[3]!, new RegExp(`^refused    ${escape(join(dir, 'notes.json'))}:1:2: "not" is not an OSCAL model; .* \\(not sent\\)$`));
+    assert.match(
+      lines[1]!,
+      new RegExp(`^refused    ${escape(join(dir, 'invalid.json'))}: POST /catalog: 422 invalid-oscal: .*$`),
+    );
+    assert.match(
+      lines[2]!,
+      /^ {4}line 6:\d+ \/catalog\/metadata\/last-modified last-modified is "2024-01-01"; it must be a date and time/,
+    );
+    assert.match(
+      lines[3]!,
+      new RegExp(`^refused    ${escape(join(dir, 'notes.json'))}:1:2: "not" is not an OSCAL model; .* \\(not sent\\)$`),
+    );
     assert.equal(lines.at(-1), '3 files: 0 created, 1 updated, 0 unchanged, 0 skipped, 2 refused');
-    const catalogs = (await getJson(target, token, '/oscal/v1/catalog'))['catalog-list'].filter((c: { 'content-uuid': string }) => c['content-uuid'] === id);
+    const catalogs = (await getJson(target, token, '/oscal/v1/catalog'))['catalog-list'].filter(
+      (c: { 'content-uuid': string }) => c['content-uuid'] === id,
+    );
     assert.equal(catalogs.length, 1);
     assert.equal(catalogs[0].version, '1.1');
   });
@@ -220,7 +339,10 @@ describe('an export read back into another server; what import says when somethi
     writeFileSync(file, catalogJson());
     const noToken = await cli(['import', '--server', target.url, file], { OSCAL_DEPOT_TOKEN: '' });
     assert.equal(noToken.code, 1);
-    assert.equal(noToken.stderr, 'oscal-depot: import needs a token of a user who may create documents: give --token or set OSCAL_DEPOT_TOKEN\n');
+    assert.equal(
+      noToken.stderr,
+      'oscal-depot: import needs a token of a user who may create documents: give --token or set OSCAL_DEPOT_TOKEN\n',
+    );
     const port = await freePort(); // nothing listens there
     const unreachable = await cli(['import', '--server', `http://127.0.0.1:${port}`, '--token', 'odt_x', file]);
     assert.equal(unreachable.code, 1);
@@ -228,9 +350,13 @@ describe('an export read back into another server; what import says when somethi
     const badToken = await cli(['import', '--server', target.url, '--token', 'odt_wrong', file]);
     assert.equal(badToken.code, 1);
     assert.match(badToken.stderr, /^oscal-depot: GET \/catalog: 401 /);
-    const missing = await cli(['export', '--server', target.url, join(work, 'export-missing')], { OSCAL_DEPOT_TOKEN: target.adminToken() });
+    const missing = await cli(['export', '--server', target.url, join(work, 'export-missing')], {
+      OSCAL_DEPOT_TOKEN: target.adminToken(),
+    });
     assert.equal(missing.code, 0, missing.stderr);
-    const notEmpty = await cli(['export', '--server', target.url, join(work, 'export-missing')], { OSCAL_DEPOT_TOKEN: target.adminToken() });
+    const notEmpty = await cli(['export', '--server', target.url, join(work, 'export-missing')], {
+      OSCAL_DEPOT_TOKEN: target.adminToken(),
+    });
     assert.equal(notEmpty.code, 1);
     assert.match(notEmpty.stderr, /^oscal-depot: .*export-missing is not empty; export into a new or empty folder\n$/);
     assert.equal(existsSync(join(work, 'export-missing', 'export.json')), true);
@@ -245,7 +371,11 @@ describe('the progress bar', () => {
   /** What the bar writes to standard error, with standard error taken for a terminal of `columns` or not. */
   function drawn(isTTY: boolean, columns: number, draw: (bar: ProgressBar) => void): string {
     const stderr = process.stderr as NodeJS.WriteStream & { isTTY: boolean };
-    const saved = { isTTY: Object.getOwnPropertyDescriptor(stderr, 'isTTY'), columns: Object.getOwnPropertyDescriptor(stderr, 'columns'), write: stderr.write };
+    const saved = {
+      isTTY: Object.getOwnPropertyDescriptor(stderr, 'isTTY'),
+      columns: Object.getOwnPropertyDescriptor(stderr, 'columns'),
+      write: stderr.write,
+    };
     let out = '';
     Object.defineProperty(stderr, 'isTTY', { value: isTTY, configurable: true });
     Object.defineProperty(stderr, 'columns', { value: columns, configurable: true });
@@ -268,17 +398,26 @@ describe('the progress bar', () => {
       bar.update(4, '3 created, 1 unchanged');
       bar.done();
     });
-    assert.equal(out, '\rimporting [######------------------] 1/4  1 created\x1b[K'
-      + '\rimporting [########################] 4/4  3 created, 1 unch\x1b[K' // 59 characters: the last column stays free
-      + '\r\x1b[K');
+    assert.equal(
+      out,
+      '\rimporting [######------------------] 1/4  1 created\x1b[K' +
+        '\rimporting [########################] 4/4  3 created, 1 unch\x1b[K' + // 59 characters: the last column stays free
+        '\r\x1b[K',
+    );
     // A pseudo-terminal without a size says 0 columns: 80 are assumed.
-    assert.match(drawn(true, 0, (bar) => bar.update(4, 'done')), /4\/4  done\x1b\[K$/);
+    assert.match(
+      drawn(true, 0, (bar) => bar.update(4, 'done')),
+      /4\/4  done\x1b\[K$/,
+    );
   });
 
   test('not on a terminal: nothing at all', () => {
-    assert.equal(drawn(false, 80, (bar) => {
-      bar.update(4);
-      bar.done();
-    }), '');
+    assert.equal(
+      drawn(false, 80, (bar) => {
+        bar.update(4);
+        bar.done();
+      }),
+      '',
+    );
   });
 });

@@ -20,7 +20,9 @@ describe('oscal-depot convert', () => {
     const xml = join(REV5_A849, 'xml', 'NIST_SP-800-53_rev5_LOW-baseline_profile.xml');
     const json = run(['convert', xml, '--to', 'json']);
     assert.equal(json.code, 0, json.stderr);
-    const published = JSON.parse(readFileSync(join(REV5_A849, 'json', 'NIST_SP-800-53_rev5_LOW-baseline_profile.json'), 'utf8'));
+    const published = JSON.parse(
+      readFileSync(join(REV5_A849, 'json', 'NIST_SP-800-53_rev5_LOW-baseline_profile.json'), 'utf8'),
+    );
     assert.deepEqual(JSON.parse(json.stdout), published);
 
     const yamlFile = join(work, 'low.yaml');
@@ -29,7 +31,10 @@ describe('oscal-depot convert', () => {
     assert.equal(yaml.stdout, '');
     const back = run(['convert', yamlFile, '--to', 'xml']);
     assert.equal(back.code, 0, back.stderr);
-    assert.match(back.stdout, /^<\?xml version="1.0" encoding="UTF-8"\?>\n<profile xmlns="http:\/\/csrc.nist.gov\/ns\/oscal\/1.0"/);
+    assert.match(
+      back.stdout,
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<profile xmlns="http:\/\/csrc.nist.gov\/ns\/oscal\/1.0"/,
+    );
     assert.deepEqual(JSON.parse(run(['convert', '-', '--to', 'json'], back.stdout).stdout), published);
   });
 
@@ -39,7 +44,10 @@ describe('oscal-depot convert', () => {
     const r = run(['convert', bad, '--to', 'json']);
     assert.equal(r.code, 1);
     assert.equal(r.stdout, '');
-    assert.equal(r.stderr.trim(), `${bad}:8:5: element <colour> is not allowed in <metadata>; allowed: ${r.stderr.split('allowed: ')[1]!.trim()}`);
+    assert.equal(
+      r.stderr.trim(),
+      `${bad}:8:5: element <colour> is not allowed in <metadata>; allowed: ${r.stderr.split('allowed: ')[1]!.trim()}`,
+    );
     const stdin = run(['convert', '-', '--to', 'yaml'], '{"catalog": ');
     assert.equal(stdin.code, 1);
     assert.match(stdin.stderr, /^<stdin>:1:\d+: not valid JSON/);
@@ -69,7 +77,10 @@ describe('oscal-depot validate', () => {
     writeFileSync(invalid, catalogXml().replace('2024-01-01T00:00:00Z', '2024-01-01'));
     const r = run(['validate', valid, invalid]);
     assert.equal(r.code, 1);
-    assert.equal(r.stdout, `${invalid}:5:5 /catalog/metadata/last-modified last-modified is "2024-01-01"; it must be a date and time with a timezone, like 2024-05-01T13:45:00Z or 2024-05-01T13:45:00-04:00\n1 valid, 1 invalid\n`);
+    assert.equal(
+      r.stdout,
+      `${invalid}:5:5 /catalog/metadata/last-modified last-modified is "2024-01-01"; it must be a date and time with a timezone, like 2024-05-01T13:45:00Z or 2024-05-01T13:45:00-04:00\n1 valid, 1 invalid\n`,
+    );
     const ok = run(['validate', valid]);
     assert.equal(ok.code, 0);
     assert.equal(ok.stdout, '1 valid, 0 invalid\n');
@@ -81,14 +92,20 @@ describe('oscal-depot validate', () => {
     const [result] = JSON.parse(json.stdout);
     assert.equal(result.file, invalid);
     assert.equal(result.valid, false);
-    assert.deepEqual(result.issues.map((i: { path: string; line: number; column: number }) => [i.path, i.line, i.column]), [['/catalog/metadata/last-modified', 5, 5]]);
+    assert.deepEqual(
+      result.issues.map((i: { path: string; line: number; column: number }) => [i.path, i.line, i.column]),
+      [['/catalog/metadata/last-modified', 5, 5]],
+    );
 
     const sarif = JSON.parse(run(['validate', '--format', 'sarif', invalid, valid]).stdout);
     assert.equal(sarif.version, '2.1.0');
     const results = sarif.runs[0].results;
     assert.equal(results.length, 1);
     assert.equal(results[0].ruleId, 'schema-pattern');
-    assert.deepEqual(results[0].locations[0].physicalLocation, { artifactLocation: { uri: invalid }, region: { startLine: 5, startColumn: 5 } });
+    assert.deepEqual(results[0].locations[0].physicalLocation, {
+      artifactLocation: { uri: invalid },
+      region: { startLine: 5, startColumn: 5 },
+    });
     assert.equal(results[0].locations[0].logicalLocations[0].fullyQualifiedName, '/catalog/metadata/last-modified');
     assert.deepEqual(sarif.runs[0].tool.driver.rules, [{ id: 'schema-pattern' }]);
   });
@@ -98,9 +115,15 @@ describe('oscal-depot validate', () => {
     writeFileSync(file, catalogXml().replace(/<title>[^<]*<\/title>/, '<title/>'));
     const r = run(['validate', file]);
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    assert.match(r.stdout, /empty-title\.xml:\d+:\d+ \/catalog\/metadata\/title warning: title is empty: NIST's OSCAL [\d.]+ XML Schema accepts an empty markup-line, its JSON Schema does not .*\[schema-disagreement\]\n1 valid, 0 invalid; 1 finding below ERROR\n$/);
+    assert.match(
+      r.stdout,
+      /empty-title\.xml:\d+:\d+ \/catalog\/metadata\/title warning: title is empty: NIST's OSCAL [\d.]+ XML Schema accepts an empty markup-line, its JSON Schema does not .*\[schema-disagreement\]\n1 valid, 0 invalid; 1 finding below ERROR\n$/,
+    );
     const sarif = JSON.parse(run(['validate', '--format', 'sarif', file]).stdout);
-    assert.deepEqual(sarif.runs[0].results.map((x: { ruleId: string; level: string }) => [x.ruleId, x.level]), [['schema-disagreement', 'warning']]);
+    assert.deepEqual(
+      sarif.runs[0].results.map((x: { ruleId: string; level: string }) => [x.ruleId, x.level]),
+      [['schema-disagreement', 'warning']],
+    );
   });
 
   test('unreadable and malformed files are invalid, not crashes', () => {
@@ -137,15 +160,21 @@ describe('oscal-depot with options it cannot use', () => {
   });
 
   test('a value from the environment is checked like one on the command line', () => {
-    const r = spawnSync(process.execPath, [BIN, 'serve', '--data', join(work, 'env-port')], { encoding: 'utf8', env: { ...process.env, PORT: 'http' } });
+    const r = spawnSync(process.execPath, [BIN, 'serve', '--data', join(work, 'env-port')], {
+      encoding: 'utf8',
+      env: { ...process.env, PORT: 'http' },
+    });
     assert.equal(r.status, 1);
     assert.match(r.stderr, /value 'http' from env 'PORT' is invalid/);
   });
 
-  test('a store that cannot be reached is named in one line, without the URL\'s password', () => {
+  test("a store that cannot be reached is named in one line, without the URL's password", () => {
     // Port 1 on loopback: nothing listens there, so the connection is refused at once.
     const url = 'postgres://someone:not-to-be-printed@127.0.0.1:1/nothing';
-    for (const args of [['serve', '--database-url', url, '--data', join(work, 'no-db')], ['token', 'list', '--database-url', url]]) {
+    for (const args of [
+      ['serve', '--database-url', url, '--data', join(work, 'no-db')],
+      ['token', 'list', '--database-url', url],
+    ]) {
       const r = run(args);
       assert.equal(r.code, 1, args[0]);
       assert.match(r.stderr, /^oscal-depot: cannot open the store in PostgreSQL: .*ECONNREFUSED/);

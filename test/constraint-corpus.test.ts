@@ -35,70 +35,107 @@ const BREAKAGES: readonly Breakage[] = [
     what: 'a responsible-party role-id that names no role',
     on: ['system-security-plan@1.1.2', 'system-security-plan@1.2.0', 'system-security-plan@1.0.1'],
     edits: [set('metadata/responsible-parties/0/role-id', 'no-such-role')],
-    kind: 'index-has-key', id: /responsible-party/, message: /"no-such-role".*index-metadata-role-id/, path: 'metadata/responsible-parties/0',
+    kind: 'index-has-key',
+    id: /responsible-party/,
+    message: /"no-such-role".*index-metadata-role-id/,
+    path: 'metadata/responsible-parties/0',
   },
   {
     what: 'a responsible-party party-uuid that names no party',
     on: ['system-security-plan@1.1.2', 'assessment-plan@1.2.2'],
     edits: [set('metadata/responsible-parties/0/party-uuids/0', MISSING_UUID)],
-    kind: 'index-has-key', id: /part/i, message: new RegExp(`"${MISSING_UUID}".*index-metadata-party-uuid`), path: 'metadata/responsible-parties/0/party-uuids/0',
+    kind: 'index-has-key',
+    id: /part/i,
+    message: new RegExp(`"${MISSING_UUID}".*index-metadata-party-uuid`),
+    path: 'metadata/responsible-parties/0/party-uuids/0',
   },
   {
-    what: 'an implemented requirement\'s responsible role that names no role',
+    what: "an implemented requirement's responsible role that names no role",
     on: ['system-security-plan@1.1.2', 'system-security-plan@1.2.0'],
     edits: [add('control-implementation/implemented-requirements/0/responsible-roles', [{ 'role-id': 'nobody' }])],
-    kind: 'index-has-key', id: /implemented-requirement/, message: /"nobody".*index-metadata-role-id/, path: 'control-implementation/implemented-requirements/0/responsible-roles/0',
+    kind: 'index-has-key',
+    id: /implemented-requirement/,
+    message: /"nobody".*index-metadata-role-id/,
+    path: 'control-implementation/implemented-requirements/0/responsible-roles/0',
   },
   {
-    what: 'a component\'s depends-on link to a component that does not exist',
+    what: "a component's depends-on link to a component that does not exist",
     on: ['system-security-plan@1.1.2', 'system-security-plan@1.2.0'],
     edits: [add('system-implementation/components/0/links', [{ href: MISSING_UUID, rel: 'depends-on' }])],
-    kind: 'index-has-key', id: /system-implementation/, message: new RegExp(`"${MISSING_UUID}".*index-system-implementation-component-uuid`), path: 'system-implementation/components/0/links/0',
+    kind: 'index-has-key',
+    id: /system-implementation/,
+    message: new RegExp(`"${MISSING_UUID}".*index-system-implementation-component-uuid`),
+    path: 'system-implementation/components/0/links/0',
   },
   {
     what: 'a related link to a control that is not in the catalog',
     on: ['catalog@1.1.2'],
     edits: [add('groups/1/groups/0/controls/1/links', [{ href: '#zz-99', rel: 'related' }])],
-    kind: 'index-has-key', id: /control/, message: /"zz-99".*catalog-groups-controls-parts/, path: 'groups/1/groups/0/controls/1/links/0',
+    kind: 'index-has-key',
+    id: /control/,
+    message: /"zz-99".*catalog-groups-controls-parts/,
+    path: 'groups/1/groups/0/controls/1/links/0',
   },
   {
     what: 'a related link to a control that is not in the catalog (a warning since 1.2.0)',
     on: ['catalog@1.2.1'],
     edits: [add('groups/1/groups/0/controls/1/links', [{ href: '#zz-99', rel: 'related' }])],
-    kind: 'index-has-key', id: /catalog-groups-controls-parts/, message: /"zz-99"/, path: 'groups/1/groups/0/controls/1/links/0', level: 'WARNING',
+    kind: 'index-has-key',
+    id: /catalog-groups-controls-parts/,
+    message: /"zz-99"/,
+    path: 'groups/1/groups/0/controls/1/links/0',
+    level: 'WARNING',
   },
   {
     // Two indexes hold controls (every control; every control, group and part): both say so.
     what: 'two controls with one id',
     on: ['catalog@1.1.2', 'catalog@1.2.1'],
     edits: [set('groups/1/groups/0/controls/1/id', 's2.1.1')],
-    kind: 'index', id: /index|catalog/, message: /"s2\.1\.1".*(catalog-controls|catalog-groups-controls-parts)/, path: 'groups/1/groups/0/controls/1', fires: 2,
+    kind: 'index',
+    id: /index|catalog/,
+    message: /"s2\.1\.1".*(catalog-controls|catalog-groups-controls-parts)/,
+    path: 'groups/1/groups/0/controls/1',
+    fires: 2,
   },
   {
     // Likewise the index of parts and the index of controls, groups and parts.
     what: 'two parts with one id',
     on: ['catalog@1.1.2', 'catalog@1.2.1'],
     edits: [set('groups/1/groups/0/controls/1/parts/1/id', 's2.1.2_stm')],
-    kind: 'index', id: /index|catalog/, message: /"s2\.1\.2_stm".*(catalog-parts|catalog-groups-controls-parts)/, path: 'groups/1/groups/0/controls/1/parts/1', fires: 2,
+    kind: 'index',
+    id: /index|catalog/,
+    message: /"s2\.1\.2_stm".*(catalog-parts|catalog-groups-controls-parts)/,
+    path: 'groups/1/groups/0/controls/1/parts/1',
+    fires: 2,
   },
   {
     // 1.1.2's metadata defines two indexes of role ids (index-metadata-role-ids and -role-id).
     what: 'two roles with one id',
     on: ['system-security-plan@1.1.2'],
     edits: [add('metadata/roles/-', { id: 'developer', title: 'Twin' })],
-    kind: 'index', id: /index-metadata-role/, message: /"developer".*index-metadata-role-ids?\b/, path: 'metadata/roles/4', fires: 2,
+    kind: 'index',
+    id: /index-metadata-role/,
+    message: /"developer".*index-metadata-role-ids?\b/,
+    path: 'metadata/roles/4',
+    fires: 2,
   },
   {
     what: 'an OSCAL-namespace prop name outside its allowed values',
     on: ['system-security-plan@1.1.2', 'component-definition@1.2.2', 'catalog@1.0.4'],
     edits: [add('metadata/props', [{ name: 'no-such-prop', value: 'x' }])],
-    kind: 'allowed-values', id: /allowed-values|prop/i, message: /"no-such-prop"; it must be one of/, path: 'metadata/props/0/name',
+    kind: 'allowed-values',
+    id: /allowed-values|prop/i,
+    message: /"no-such-prop"; it must be one of/,
+    path: 'metadata/props/0/name',
   },
   {
     what: 'a link to a back-matter resource that does not exist',
     on: ['component-definition@1.1.2', 'catalog@1.1.2', 'system-security-plan@1.2.0'],
     edits: [add('metadata/links', [{ href: `#${MISSING_UUID}`, rel: 'reference' }])],
-    kind: 'index-has-key', id: /link|back-matter/i, message: new RegExp(`"${MISSING_UUID}".*index-back-matter-resource`), path: 'metadata/links/0',
+    kind: 'index-has-key',
+    id: /link|back-matter/i,
+    message: new RegExp(`"${MISSING_UUID}".*index-back-matter-resource`),
+    path: 'metadata/links/0',
   },
 ];
 
@@ -106,9 +143,16 @@ const BREAKAGES: readonly Breakage[] = [
 const key = (i: ValidationIssue) => `${i.constraintId} ${i.path} ${i.message}`;
 
 async function findings(doc: Json, base: Base, format: Format): Promise<ValidationIssue[]> {
-  const text = format === 'json' ? JSON.stringify(doc) : serializeOscal({ model: base.model, version: base.version, content: doc as Record<string, unknown> }, format);
+  const text =
+    format === 'json'
+      ? JSON.stringify(doc)
+      : serializeOscal({ model: base.model, version: base.version, content: doc as Record<string, unknown> }, format);
   const result = await validateFully(text, { format });
-  assert.equal(result.constraintsChecked, true, `the schema accepts it, so constraints ran: ${result.issues.map((i) => i.message).join('; ')}`);
+  assert.equal(
+    result.constraintsChecked,
+    true,
+    `the schema accepts it, so constraints ran: ${result.issues.map((i) => i.message).join('; ')}`,
+  );
   return result.issues;
 }
 
@@ -124,8 +168,16 @@ describe('constraint corpus: each mutation breaks one rule, and only its constra
           const before = new Set((await findings(original, base, format)).map(key));
           const mutated = applyEdits(original, base.model, b.edits);
           const added = (await findings(mutated, base, format)).filter((i) => !before.has(key(i)));
-          assert.equal(added.length, b.fires ?? 1, `${b.fires ?? 1} new finding(s), got:\n  ${added.map(key).join('\n  ') || '(none)'}`);
-          assert.equal(new Set(added.map((f) => f.constraintId)).size, added.length, 'each from a constraint of its own');
+          assert.equal(
+            added.length,
+            b.fires ?? 1,
+            `${b.fires ?? 1} new finding(s), got:\n  ${added.map(key).join('\n  ') || '(none)'}`,
+          );
+          assert.equal(
+            new Set(added.map((f) => f.constraintId)).size,
+            added.length,
+            'each from a constraint of its own',
+          );
           for (const finding of added) {
             assert.equal(finding.code, `constraint-${b.kind}`, key(finding));
             assert.match(finding.constraintId!, b.id);

@@ -63,7 +63,10 @@ describe('NIST content with the model constraints of its release', () => {
       const result = await validated(file);
       assert.equal(result.constraintsChecked, true);
       assert.deepEqual(tally(result.issues), expectedFor(shortName(file)));
-      assert.ok(result.issues.every((i) => i.line !== undefined && i.line > 0), 'every finding is located');
+      assert.ok(
+        result.issues.every((i) => i.line !== undefined && i.line > 0),
+        'every finding is located',
+      );
     });
   }
 });
@@ -81,7 +84,9 @@ describe('why NIST content has ERROR findings', () => {
     for (const g of catalog.groups ?? []) collect(g.controls as never);
     return ids;
   };
-  const allControls = controlIds(JSON.parse(readFileSync(join(REV5_A849, 'json', 'NIST_SP-800-53_rev5_catalog.json'), 'utf8')).catalog);
+  const allControls = controlIds(
+    JSON.parse(readFileSync(join(REV5_A849, 'json', 'NIST_SP-800-53_rev5_catalog.json'), 'utf8')).catalog,
+  );
   // The 1.1.2 baselines are of SP 800-53 release 5.1.1, which added IA-13 to the catalog here.
   allControls.add('ia-13');
 

@@ -34,10 +34,27 @@ function catalog(): Json {
           title: 'Access Control',
           controls: [
             { id: 'ac-1', title: 'Policy', props: [{ name: 'label', value: 'AC-1' }], parts: [statement('ac-1')] },
-            { id: 'ac-2', title: 'Accounts', props: [{ name: 'label', value: 'AC-2' }], links: [{ href: '#ac-1', rel: 'related' }], parts: [statement('ac-2')] },
+            {
+              id: 'ac-2',
+              title: 'Accounts',
+              props: [{ name: 'label', value: 'AC-2' }],
+              links: [{ href: '#ac-1', rel: 'related' }],
+              parts: [statement('ac-2')],
+            },
           ],
         },
-        { id: 'au', title: 'Audit', controls: [{ id: 'au-1', title: 'Audit Policy', props: [{ name: 'label', value: 'AU-1' }], parts: [statement('au-1')] }] },
+        {
+          id: 'au',
+          title: 'Audit',
+          controls: [
+            {
+              id: 'au-1',
+              title: 'Audit Policy',
+              props: [{ name: 'label', value: 'AU-1' }],
+              parts: [statement('au-1')],
+            },
+          ],
+        },
       ],
     },
   };
@@ -91,67 +108,113 @@ const body = (doc: Json) => doc.catalog as { metadata: Json; groups: { id: strin
 
 const CASES: Case[] = [
   {
-    id: 'group-ids', kind: 'allowed-values', level: 'ERROR',
-    edit: (d) => { body(d).groups[1]!.id = 'zz'; },
+    id: 'group-ids',
+    kind: 'allowed-values',
+    level: 'ERROR',
+    edit: (d) => {
+      body(d).groups[1]!.id = 'zz';
+    },
     path: '/catalog/groups/1/id',
     message: /group\/@id is "zz"; it must be one of: ac, au/,
     at: { json: '"id": "zz"', xml: '<group id="zz"', yaml: 'zz' },
   },
   {
-    id: 'control-id-form', kind: 'matches', level: 'WARNING',
-    edit: (d) => { body(d).groups[1]!.controls[0]!.id = 'audit1'; },
+    id: 'control-id-form',
+    kind: 'matches',
+    level: 'WARNING',
+    edit: (d) => {
+      body(d).groups[1]!.controls[0]!.id = 'audit1';
+    },
     path: '/catalog/groups/1/controls/0/id',
     message: /control\/@id is "audit1", which does not match the pattern/,
     at: { json: '"id": "audit1"', xml: '<control id="audit1"', yaml: 'audit1' },
   },
   {
-    id: 'version-integer', kind: 'matches', level: 'INFORMATIONAL',
-    edit: (d) => { body(d).metadata.version = '1.0'; },
+    id: 'version-integer',
+    kind: 'matches',
+    level: 'INFORMATIONAL',
+    edit: (d) => {
+      body(d).metadata.version = '1.0';
+    },
     path: '/catalog/metadata/version',
     message: /version is "1\.0", which is not a valid integer/,
     at: { json: '"version": "1.0"', xml: '<version>1.0', yaml: "'1.0'" },
   },
   {
-    id: 'few-groups', kind: 'expect', level: 'CRITICAL',
-    edit: (d) => { body(d).groups.push({ id: 'au', title: 'More', controls: [{ id: 'au-2', title: 'X', parts: [statement('au-2')] }] } as never); },
+    id: 'few-groups',
+    kind: 'expect',
+    level: 'CRITICAL',
+    edit: (d) => {
+      body(d).groups.push({
+        id: 'au',
+        title: 'More',
+        controls: [{ id: 'au-2', title: 'X', parts: [statement('au-2')] }],
+      } as never);
+    },
     path: '/catalog',
     message: /^3 groups; at most 2$/,
     at: { json: '"catalog"', xml: '<catalog', yaml: 'uuid' },
   },
   {
-    id: 'has-roles', kind: 'has-cardinality', level: 'DEBUG',
-    edit: (d) => { delete body(d).metadata.roles; },
+    id: 'has-roles',
+    kind: 'has-cardinality',
+    level: 'DEBUG',
+    edit: (d) => {
+      delete body(d).metadata.roles;
+    },
     path: '/catalog',
     message: /catalog has 0 of "metadata\/role"; at least 1 is required/,
     at: { json: '"catalog"', xml: '<catalog', yaml: 'uuid' },
   },
   {
-    id: 'control-index', kind: 'index', level: 'ERROR',
-    edit: (d) => { body(d).groups[1]!.controls[0]!.id = 'ac-1'; },
+    id: 'control-index',
+    kind: 'index',
+    level: 'ERROR',
+    edit: (d) => {
+      body(d).groups[1]!.controls[0]!.id = 'ac-1';
+    },
     path: '/catalog/groups/1/controls/0',
     message: /control has the key "ac-1", which \/catalog\[1\]\/group\[1\]\/control\[1\] has already/,
-    at: { json: '{\n            "id": "ac-1",\n            "title": "Audit Policy"', xml: '<control id="ac-1">\n      <title>Audit Policy', yaml: 'id: ac-1\n          title: Audit Policy' },
+    at: {
+      json: '{\n            "id": "ac-1",\n            "title": "Audit Policy"',
+      xml: '<control id="ac-1">\n      <title>Audit Policy',
+      yaml: 'id: ac-1\n          title: Audit Policy',
+    },
   },
   {
-    id: 'related-controls', kind: 'index-has-key', level: 'ERROR',
-    edit: (d) => { (body(d).groups[0]!.controls[1]!.links as Json[])[0]!.href = '#ac-9'; },
+    id: 'related-controls',
+    kind: 'index-has-key',
+    level: 'ERROR',
+    edit: (d) => {
+      (body(d).groups[0]!.controls[1]!.links as Json[])[0]!.href = '#ac-9';
+    },
     path: '/catalog/groups/0/controls/1/links/0',
     message: /link refers to "ac-9", which is not a key of the index controls/,
     at: { json: '{\n                "href": "#ac-9"', xml: '<link href="#ac-9"', yaml: "href: '#ac-9'" },
   },
   {
-    id: 'unique-labels', kind: 'is-unique', level: 'WARNING',
-    edit: (d) => { (body(d).groups[1]!.controls[0]!.props as Json[])[0]!.value = 'AC-1'; },
+    id: 'unique-labels',
+    kind: 'is-unique',
+    level: 'WARNING',
+    edit: (d) => {
+      (body(d).groups[1]!.controls[0]!.props as Json[])[0]!.value = 'AC-1';
+    },
     path: '/catalog/groups/1/controls/0/props/0',
     message: /prop has the key "AC-1", which \/catalog\[1\]\/group\[1\]\/control\[1\]\/prop\[1\] has already/,
-    at: { json: '{\n                "name": "label",\n                "value": "AC-1"', xml: '<prop name="label" value="AC-1"/>', yaml: 'name: label\n              value: AC-1' },
+    at: {
+      json: '{\n                "name": "label",\n                "value": "AC-1"',
+      xml: '<prop name="label" value="AC-1"/>',
+      yaml: 'name: label\n              value: AC-1',
+    },
   },
 ];
 
 const FORMATS: Format[] = ['json', 'xml', 'yaml'];
 
 function write(doc: Json, format: Format): string {
-  return format === 'json' ? JSON.stringify(doc, null, 2) : serializeOscal({ model: 'catalog', version: '1.1.2', content: doc }, format);
+  return format === 'json'
+    ? JSON.stringify(doc, null, 2)
+    : serializeOscal({ model: 'catalog', version: '1.1.2', content: doc }, format);
 }
 
 /** 1-based line and column of the first character of `marker`'s last occurrence (the yaml markers' first line, for several lines). */
@@ -178,8 +241,16 @@ describe('constraint kinds and levels, in every format', () => {
       assert.equal(r.constraintsChecked, true);
       assert.deepEqual(fromSet(r.issues), []);
       assert.equal(r.valid, true);
-      const held = r.constraints!.filter((c) => c.source === 'test-set' && c.applied && !c.failed).map((c) => c.id).sort();
-      assert.deepEqual(held, CASES.map((c) => c.id).filter((id, i, all) => all.indexOf(id) === i).sort());
+      const held = r
+        .constraints!.filter((c) => c.source === 'test-set' && c.applied && !c.failed)
+        .map((c) => c.id)
+        .sort();
+      assert.deepEqual(
+        held,
+        CASES.map((c) => c.id)
+          .filter((id, i, all) => all.indexOf(id) === i)
+          .sort(),
+      );
     });
   }
 
@@ -191,7 +262,11 @@ describe('constraint kinds and levels, in every format', () => {
         const text = write(doc, format);
         const r = await validateFully(text, { sets: [set] });
         const found = fromSet(r.issues);
-        assert.deepEqual(found.map((i) => [i.constraintId, i.code, i.level, i.path]), [[c.id, `constraint-${c.kind}`, c.level, c.path]], JSON.stringify(found, null, 1));
+        assert.deepEqual(
+          found.map((i) => [i.constraintId, i.code, i.level, i.path]),
+          [[c.id, `constraint-${c.kind}`, c.level, c.path]],
+          JSON.stringify(found, null, 1),
+        );
         assert.match(found[0]!.message, c.message);
         assert.deepEqual({ line: found[0]!.line, column: found[0]!.column }, positionOf(text, c.at[format], format));
         assert.equal(r.valid, !['ERROR', 'CRITICAL'].includes(c.level), 'valid unless something is at ERROR or above');
@@ -203,67 +278,114 @@ describe('constraint kinds and levels, in every format', () => {
 });
 
 describe('allowed-values: the applicable set of a value', () => {
-  const setOf = (body: string) => readConstraintSet('values', `<metaschema-meta-constraints xmlns="http://csrc.nist.gov/ns/oscal/metaschema/1.0">
-    <context><metapath target="/catalog"/><constraints>${body}</constraints></context></metaschema-meta-constraints>`);
+  const setOf = (body: string) =>
+    readConstraintSet(
+      'values',
+      `<metaschema-meta-constraints xmlns="http://csrc.nist.gov/ns/oscal/metaschema/1.0">
+    <context><metapath target="/catalog"/><constraints>${body}</constraints></context></metaschema-meta-constraints>`,
+    );
 
   test('two closed lists on one value: it may be in either', async () => {
-    const sets = [await setOf(`
+    const sets = [
+      await setOf(`
       <allowed-values id="a" target="group/@id" extensible="external"><enum value="ac"/></allowed-values>
-      <allowed-values id="b" target="group/@id" extensible="external"><enum value="au"/></allowed-values>`)];
+      <allowed-values id="b" target="group/@id" extensible="external"><enum value="au"/></allowed-values>`),
+    ];
     const r = await validateFully(JSON.stringify(catalog()), { sets });
-    assert.deepEqual(r.issues.filter((i) => i.source === 'values'), []);
+    assert.deepEqual(
+      r.issues.filter((i) => i.source === 'values'),
+      [],
+    );
   });
 
   test('an open list (allow-other) beside a closed one: the closed one decides', async () => {
-    const sets = [await setOf(`
+    const sets = [
+      await setOf(`
       <allowed-values id="open" target="group/@id" allow-other="yes" extensible="external"><enum value="zz"/></allowed-values>
-      <allowed-values id="closed" target="group/@id" extensible="external" level="WARNING"><enum value="ac"/></allowed-values>`)];
+      <allowed-values id="closed" target="group/@id" extensible="external" level="WARNING"><enum value="ac"/></allowed-values>`),
+    ];
     const r = await validateFully(JSON.stringify(catalog()), { sets });
-    assert.deepEqual(r.issues.filter((i) => i.source === 'values').map((i) => [i.constraintId, i.path, i.level]), [['closed', '/catalog/groups/1/id', 'WARNING']]);
+    assert.deepEqual(
+      r.issues.filter((i) => i.source === 'values').map((i) => [i.constraintId, i.path, i.level]),
+      [['closed', '/catalog/groups/1/id', 'WARNING']],
+    );
   });
 
   test('only open lists: any value goes', async () => {
-    const sets = [await setOf('<allowed-values id="open" target="group/@id" allow-other="yes"><enum value="zz"/></allowed-values>')];
+    const sets = [
+      await setOf('<allowed-values id="open" target="group/@id" allow-other="yes"><enum value="zz"/></allowed-values>'),
+    ];
     const r = await validateFully(JSON.stringify(catalog()), { sets });
-    assert.deepEqual(r.issues.filter((i) => i.source === 'values'), []);
+    assert.deepEqual(
+      r.issues.filter((i) => i.source === 'values'),
+      [],
+    );
   });
 
   test('extensible="none" beside another list on the same value is an error of the constraints', async () => {
-    const sets = [await setOf(`
+    const sets = [
+      await setOf(`
       <allowed-values id="only" target="group/@id" extensible="none"><enum value="ac"/><enum value="au"/></allowed-values>
-      <allowed-values id="more" target="group/@id"><enum value="ac"/><enum value="au"/></allowed-values>`)];
+      <allowed-values id="more" target="group/@id"><enum value="ac"/><enum value="au"/></allowed-values>`),
+    ];
     const r = await validateFully(JSON.stringify(catalog()), { sets });
     const errors = r.issues.filter((i) => i.source === 'values');
-    assert.deepEqual(errors.map((i) => [i.code, i.constraintId, i.level]), [['constraint-error', 'only', 'ERROR']]);
+    assert.deepEqual(
+      errors.map((i) => [i.code, i.constraintId, i.level]),
+      [['constraint-error', 'only', 'ERROR']],
+    );
     assert.match(errors[0]!.message, /extensible="none"/);
     assert.equal(r.valid, false);
   });
 
   test('an external list on a value the model closes to others (extensible="model") is an error of the constraints', async () => {
-    const sets = [await setOf('<allowed-values id="ours" target="group/control/link/@rel" extensible="external"><enum value="related"/></allowed-values>')];
+    const sets = [
+      await setOf(
+        '<allowed-values id="ours" target="group/control/link/@rel" extensible="external"><enum value="related"/></allowed-values>',
+      ),
+    ];
     const r = await validateFully(JSON.stringify(catalog()), { sets });
     const errors = r.issues.filter((i) => i.code === 'constraint-error');
     assert.equal(errors.length, 1);
-    assert.match(errors[0]!.message, /allowed-values ours of values targets a value whose model constraint .* does not accept external extensions/);
+    assert.match(
+      errors[0]!.message,
+      /allowed-values ours of values targets a value whose model constraint .* does not accept external extensions/,
+    );
   });
 });
 
 describe('processing errors', () => {
   test('a target that gives values, not nodes, is one finding for the constraint, however many nodes it meets', async () => {
-    const sets = [await readConstraintSet('broken', `<metaschema-meta-constraints xmlns="http://csrc.nist.gov/ns/oscal/metaschema/1.0">
+    const sets = [
+      await readConstraintSet(
+        'broken',
+        `<metaschema-meta-constraints xmlns="http://csrc.nist.gov/ns/oscal/metaschema/1.0">
       <context><metapath target="//control"/><constraints><expect id="strings" target="string(@id)" test="true()"/></constraints></context>
-    </metaschema-meta-constraints>`)];
+    </metaschema-meta-constraints>`,
+      ),
+    ];
     const r = await validateFully(JSON.stringify(catalog()), { sets });
     const errors = r.issues.filter((i) => i.source === 'broken');
-    assert.deepEqual(errors.map((i) => [i.code, i.constraintId, i.level]), [['constraint-error', 'strings', 'ERROR']]);
-    assert.match(errors[0]!.message, /the target "string\(@id\)" could not be evaluated: the target gives the value "ac-1", not a node \[XPTY0004\] \(the same on 2 more nodes\)/);
+    assert.deepEqual(
+      errors.map((i) => [i.code, i.constraintId, i.level]),
+      [['constraint-error', 'strings', 'ERROR']],
+    );
+    assert.match(
+      errors[0]!.message,
+      /the target "string\(@id\)" could not be evaluated: the target gives the value "ac-1", not a node \[XPTY0004\] \(the same on 2 more nodes\)/,
+    );
     assert.equal(r.valid, false, 'a document with a constraint that could not be evaluated is not proven valid');
   });
 
   test('a test that fails to evaluate names the expression and the error', async () => {
-    const sets = [await readConstraintSet('broken', `<metaschema-meta-constraints xmlns="http://csrc.nist.gov/ns/oscal/metaschema/1.0">
+    const sets = [
+      await readConstraintSet(
+        'broken',
+        `<metaschema-meta-constraints xmlns="http://csrc.nist.gov/ns/oscal/metaschema/1.0">
       <context><metapath target="/catalog"/><constraints><expect id="bad-test" target="." test="xs:integer(metadata/title) gt 0"/></constraints></context>
-    </metaschema-meta-constraints>`)];
+    </metaschema-meta-constraints>`,
+      ),
+    ];
     const r = await validateFully(JSON.stringify(catalog()), { sets });
     const [error] = r.issues.filter((i) => i.source === 'broken');
     assert.equal(error!.code, 'constraint-error');
@@ -276,7 +398,10 @@ describe('constraints are checked only on content the schema accepts', () => {
     const doc = catalog();
     body(doc).metadata['last-modified'] = 'yesterday';
     const r = await validateFully(JSON.stringify(doc), { sets: [set] });
-    assert.deepEqual(r.issues.map((i) => i.code), ['schema-pattern']);
+    assert.deepEqual(
+      r.issues.map((i) => i.code),
+      ['schema-pattern'],
+    );
     assert.equal(r.constraintsChecked, false);
   });
 

@@ -10,9 +10,10 @@ import { describeFigures, runCampaign, type CampaignOptions } from './support/cr
 import { OPERATIONS } from './support/crash/operations.js';
 import { freshDatabase, SKIP_MESSAGE, TEST_DATABASE_URL } from './support/postgres.js';
 
-const LOAD: Omit<CampaignOptions, 'databaseUrl'> = process.env.OSCAL_DEPOT_CRASH === 'long'
-  ? { kills: 25, clients: 6, loadMs: [500, 4000], minAcks: 10 }
-  : { kills: 3, clients: 6, loadMs: [300, 1500], minAcks: 10 };
+const LOAD: Omit<CampaignOptions, 'databaseUrl'> =
+  process.env.OSCAL_DEPOT_CRASH === 'long'
+    ? { kills: 25, clients: 6, loadMs: [500, 4000], minAcks: 10 }
+    : { kills: 3, clients: 6, loadMs: [300, 1500], minAcks: 10 };
 const KILLS = LOAD.kills;
 
 async function campaign(backend: string, options: CampaignOptions, diagnostic: (line: string) => void): Promise<void> {
@@ -21,7 +22,8 @@ async function campaign(backend: string, options: CampaignOptions, diagnostic: (
   assert.deepEqual(figures.losses, [], 'acknowledged writes and deletes survive every kill');
   assert.deepEqual(figures.problems, [], 'revision lists, contents and blobs are consistent');
   assert.equal(figures.restarts, KILLS, 'the server came back after every kill');
-  for (const { kind } of OPERATIONS) assert.ok((figures.requests.acked[kind] ?? 0) > 0, `some ${kind} was acknowledged`);
+  for (const { kind } of OPERATIONS)
+    assert.ok((figures.requests.acked[kind] ?? 0) > 0, `some ${kind} was acknowledged`);
   assert.ok(figures.uploadsVerified > 0, 'some uploaded file was read back after a restart');
   assert.ok(Object.keys(figures.requests.unknown).length > 0, 'the kills caught requests in flight');
 }

@@ -39,7 +39,10 @@ describe('the error catalogue', () => {
   });
 
   test('every catalogued code is raised somewhere in the source', () => {
-    const source = sourceFiles(SRC).filter((path) => path !== join(SRC, 'errors.ts')).map((path) => readFileSync(path, 'utf8')).join('\n');
+    const source = sourceFiles(SRC)
+      .filter((path) => path !== join(SRC, 'errors.ts'))
+      .map((path) => readFileSync(path, 'utf8'))
+      .join('\n');
     const unused = Object.keys(ERROR_CODES).filter((code) => !source.includes(`'${code}'`));
     assert.deepEqual(unused, [], 'codes no source file raises: drop them from src/errors.ts and docs/errors.md');
   });
@@ -56,19 +59,32 @@ describe('the error catalogue', () => {
     assert.ok(refusal instanceof ServiceError);
     assert.equal(refusal.status, 409);
     assert.equal(refusal.message, ERROR_CODES['legal-hold'].message);
-    assert.equal(refuse('too-many-failures', 'wait', { headers: { 'retry-after': '3' } }).headers?.['retry-after'], '3');
+    assert.equal(
+      refuse('too-many-failures', 'wait', { headers: { 'retry-after': '3' } }).headers?.['retry-after'],
+      '3',
+    );
   });
 
   test('store conflicts become the refusals the caller words, a missing record a 404 of what it names', () => {
-    const stale = storeRefusal(new StoreConflictError('stale', 'revision 3 is no longer current'), { stale: 'try again' });
+    const stale = storeRefusal(new StoreConflictError('stale', 'revision 3 is no longer current'), {
+      stale: 'try again',
+    });
     assert.ok(stale instanceof ServiceError);
     assert.deepEqual([stale.status, stale.code, stale.message], [409, 'conflict', 'try again']);
 
-    const hold = storeRefusal(new StoreConflictError('legal-hold', 'held'), { 'legal-hold': (stored) => `${stored}; ask an admin` });
-    assert.deepEqual([(hold as ServiceError).code, (hold as ServiceError).message], ['legal-hold', 'held; ask an admin']);
+    const hold = storeRefusal(new StoreConflictError('legal-hold', 'held'), {
+      'legal-hold': (stored) => `${stored}; ask an admin`,
+    });
+    assert.deepEqual(
+      [(hold as ServiceError).code, (hold as ServiceError).message],
+      ['legal-hold', 'held; ask an admin'],
+    );
 
     const gone = storeRefusal(new StoreConflictError('not-found', 'no row'), {}, 'version');
-    assert.deepEqual([(gone as ServiceError).status, (gone as ServiceError).message], [404, 'no such version, or you may not read it']);
+    assert.deepEqual(
+      [(gone as ServiceError).status, (gone as ServiceError).message],
+      [404, 'no such version, or you may not read it'],
+    );
 
     // A conflict the call did not expect is a bug: it goes on as it is, and answers 500.
     const unexpected = new StoreConflictError('last-version', 'only one');

@@ -11,7 +11,15 @@ import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MODELS, PLURALS } from '../src/oscal/model/models.js';
-import { catalogJson, JSON_TYPE, UUID, type Category, type HttpCase, type RawCase, type Seeds } from './hostile/case.js';
+import {
+  catalogJson,
+  JSON_TYPE,
+  UUID,
+  type Category,
+  type HttpCase,
+  type RawCase,
+  type Seeds,
+} from './hostile/case.js';
 import { encoding } from './hostile/encoding.js';
 import { headers } from './hostile/headers.js';
 import { ids } from './hostile/ids.js';
@@ -28,7 +36,18 @@ import { createTokenFor, TestServer } from './support/server.js';
 const CATEGORIES: Category[] = [json, xml, yaml, nestingAndSize, encoding, ids, multipartAbuse, headers, protocol];
 const SEEDS: Seeds = { catalog: 'c0ffee00-0000-4000-8000-00000000000a', registryCatalog: UUID };
 /** Short timeouts, so that stalled requests end within the run; bodies up to 128 MB, so that 100 MB strings reach the parsers. */
-const SERVER_ARGS = ['--max-body', '128MB', '--headers-timeout', '2s', '--request-timeout', '6s', '--auth-failure-limit', '0', '--workers', '0'];
+const SERVER_ARGS = [
+  '--max-body',
+  '128MB',
+  '--headers-timeout',
+  '2s',
+  '--request-timeout',
+  '6s',
+  '--auth-failure-limit',
+  '0',
+  '--workers',
+  '0',
+];
 /** An error body quotes at most a little of the input, whatever its size. */
 const MAX_ERROR_BODY = 256 * 1024;
 /** Longer than any server timeout above: a connection still open and silent by then is a hang. */
@@ -50,15 +69,26 @@ before(async () => {
 
 after(async () => {
   const categories = CATEGORIES.map((c) => `${c.name} ${c.cases(SEEDS).length}`).join(', ');
-  console.log(`hostile corpus: ${tally.cases} cases (${categories}); ${tally.answered} answered 4xx with the error object, ${tally.closed} connections closed unanswered, ${tally.serverErrors} answered 5xx; store unchanged after ${tally.unchanged} of ${CATEGORIES.length} categories`);
+  console.log(
+    `hostile corpus: ${tally.cases} cases (${categories}); ${tally.answered} answered 4xx with the error object, ${tally.closed} connections closed unanswered, ${tally.serverErrors} answered 5xx; store unchanged after ${tally.unchanged} of ${CATEGORIES.length} categories`,
+  );
   assert.equal(await server.stop(), 0, `the server stopped cleanly: ${server.output.slice(-2000)}`);
 });
 
 async function seed(): Promise<void> {
-  const contentUuid = (id: string) => `,"document-ids":[{"scheme":"http://oscal.io/oscal/identifier/contentuuid","identifier":"${id}"}]`;
-  const created = await api(server.url, 'POST', '/oscal/v1/catalog', { token: tokens.admin, ...asType(JSON_TYPE), body: catalogJson({ title: 'Seed', extraMetadata: contentUuid(SEEDS.catalog) }) });
+  const contentUuid = (id: string) =>
+    `,"document-ids":[{"scheme":"http://oscal.io/oscal/identifier/contentuuid","identifier":"${id}"}]`;
+  const created = await api(server.url, 'POST', '/oscal/v1/catalog', {
+    token: tokens.admin,
+    ...asType(JSON_TYPE),
+    body: catalogJson({ title: 'Seed', extraMetadata: contentUuid(SEEDS.catalog) }),
+  });
   assert.equal(created.status, 201, created.text);
-  const registered = await api(server.url, 'PUT', `/api/v1/catalogs/${SEEDS.registryCatalog}`, { token: tokens.admin, ...asType(JSON_TYPE), body: catalogJson({ title: 'Registry seed' }) });
+  const registered = await api(server.url, 'PUT', `/api/v1/catalogs/${SEEDS.registryCatalog}`, {
+    token: tokens.admin,
+    ...asType(JSON_TYPE),
+    body: catalogJson({ title: 'Registry seed' }),
+  });
   assert.equal(registered.status, 201, registered.text);
 }
 
@@ -76,7 +106,9 @@ async function fingerprint(): Promise<string> {
   for (const model of MODELS) {
     for (const item of (await get(`/oscal/v1/${model}?limit=1000`))[`${model}-list`]) {
       const id = item['content-uuid'];
-      const versions = (await get(`/api/v1/${plural[model]}/${id}/versions`)).map((v: { version: number; fileSize: number }) => [v.version, v.fileSize]);
+      const versions = (await get(`/api/v1/${plural[model]}/${id}/versions`)).map(
+        (v: { version: number; fileSize: number }) => [v.version, v.fileSize],
+      );
       documents.push({ model, item, versions, access: await get(`/oscal/v1/${model}/${id}/access`) });
     }
   }
@@ -109,7 +141,14 @@ async function send(c: HttpCase): Promise<ApiResponse> {
   const bytes = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(body);
   if (bytes) headers['content-length'] = String(bytes.length);
   let answered = false;
-  const req = httpRequest({ host: '127.0.0.1', port: server.port, method: c.method, path: c.path, headers, agent: false });
+  const req = httpRequest({
+    host: '127.0.0.1',
+    port: server.port,
+    method: c.method,
+    path: c.path,
+    headers,
+    agent: false,
+  });
   const response = new Promise<ApiResponse>((resolve, reject) => {
     req.on('response', (res) => {
       answered = true;
@@ -135,7 +174,8 @@ async function send(c: HttpCase): Promise<ApiResponse> {
     await Promise.race([sleep(EARLY_ANSWER_MS), response.catch(() => undefined)]);
   }
   for (let at = 0; bytes && at < bytes.length && !answered && !req.destroyed; at += PIECE) {
-    if (!req.write(bytes.subarray(at, at + PIECE))) await Promise.race([once(req, 'drain'), response.catch(() => undefined)]);
+    if (!req.write(bytes.subarray(at, at + PIECE)))
+      await Promise.race([once(req, 'drain'), response.catch(() => undefined)]);
   }
   if (!answered && !req.destroyed) req.end();
   return response;
@@ -145,7 +185,10 @@ async function runHttp(c: HttpCase): Promise<void> {
   const res = await send(c);
   if (res.status >= 500) tally.serverErrors++;
   const allowed = typeof c.expect === 'number' ? [c.expect] : c.expect;
-  assert.ok(allowed.includes(res.status), `expected ${allowed.join(' or ')}, got ${res.status}: ${res.text.slice(0, 300)}`);
+  assert.ok(
+    allowed.includes(res.status),
+    `expected ${allowed.join(' or ')}, got ${res.status}: ${res.text.slice(0, 300)}`,
+  );
   assertErrorBody(res, res.status);
   assert.ok(res.body.length < MAX_ERROR_BODY, `the error body is ${res.body.length} bytes`);
   assert.equal(res.headers['x-injected'], undefined, 'no header was injected');
@@ -171,7 +214,9 @@ function parseResponses(data: Buffer): { responses: RawResponse[]; rest: number 
     const [statusLine, ...lines] = data.subarray(at, end).toString('latin1').split('\r\n');
     const status = Number(/^HTTP\/1\.[01] (\d{3}) /.exec(statusLine!)?.[1]);
     if (!(status >= 100)) break;
-    const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+    const headers = Object.fromEntries(
+      lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+    );
     const next = end + 4 + Number(headers['content-length'] ?? 0);
     if (next > data.length) break;
     if (status >= 200) responses.push({ status, headers, body: data.subarray(end + 4, next).toString('utf8') });
@@ -191,10 +236,12 @@ async function runRaw(c: RawCase): Promise<void> {
   });
   // A reset after the server has answered and closed is part of the expected outcome.
   socket.on('error', () => undefined);
-  const closed = new Promise<void>((resolve) => socket.once('close', () => {
-    isClosed = true;
-    resolve();
-  }));
+  const closed = new Promise<void>((resolve) =>
+    socket.once('close', () => {
+      isClosed = true;
+      resolve();
+    }),
+  );
   await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
   for (const chunk of c.chunks) {
     if (socket.destroyed) break;
@@ -203,20 +250,36 @@ async function runRaw(c: RawCase): Promise<void> {
   }
   if (c.halfClose && !socket.destroyed) socket.end();
   const deadline = Date.now() + RAW_DEADLINE_MS;
-  const answered = () => Date.now() - lastData >= QUIET_MS && parseResponses(Buffer.concat(received)).responses.length > 0;
+  const answered = () =>
+    Date.now() - lastData >= QUIET_MS && parseResponses(Buffer.concat(received)).responses.length > 0;
   while (!isClosed && !answered() && Date.now() < deadline) await Promise.race([sleep(50), closed]);
   socket.destroy();
-  assert.ok(isClosed || received.length > 0, `the server neither answered nor closed the connection within ${RAW_DEADLINE_MS} ms`);
+  assert.ok(
+    isClosed || received.length > 0,
+    `the server neither answered nor closed the connection within ${RAW_DEADLINE_MS} ms`,
+  );
   const data = Buffer.concat(received);
   const { responses, rest } = parseResponses(data);
-  assert.equal(rest, 0, `the server wrote something that is no complete HTTP response: ${JSON.stringify(data.subarray(data.length - rest).toString('latin1').slice(0, 300))}`);
+  assert.equal(
+    rest,
+    0,
+    `the server wrote something that is no complete HTTP response: ${JSON.stringify(
+      data
+        .subarray(data.length - rest)
+        .toString('latin1')
+        .slice(0, 300),
+    )}`,
+  );
   tally.serverErrors += responses.filter((r) => r.status >= 500).length;
   if (responses.length === 0) {
     assert.ok(c.orClosed, 'the connection was closed without any answer');
     tally.closed++;
     return;
   }
-  assert.ok(c.expect.includes(responses[0]!.status), `expected ${c.expect.join(' or ')} first, got ${responses.map((r) => r.status).join(', ')}: ${responses[0]!.body.slice(0, 300)}`);
+  assert.ok(
+    c.expect.includes(responses[0]!.status),
+    `expected ${c.expect.join(' or ')} first, got ${responses.map((r) => r.status).join(', ')}: ${responses[0]!.body.slice(0, 300)}`,
+  );
   for (const r of responses) {
     assert.ok(r.status >= 400 && r.status < 500, `every answer is a 4xx, got ${r.status}`);
     assert.match(r.headers['content-type'] ?? '', /^application\/json\b/);

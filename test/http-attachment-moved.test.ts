@@ -23,16 +23,26 @@ after(async () => {
 test('a file uploaded under one public URL is served under another', async () => {
   server = await TestServer.start({ dataDir, args: ['--public-url', 'https://old.example/depot'] });
   const token = server.adminToken();
-  const created = await api(server.url, 'POST', '/oscal/v1/catalog', { token, body: catalogJson(), contentType: 'application/json' });
+  const created = await api(server.url, 'POST', '/oscal/v1/catalog', {
+    token,
+    body: catalogJson(),
+    contentType: 'application/json',
+  });
   assert.equal(created.status, 201, created.text);
   const id = created.json()['catalog-list'][0]['content-uuid'] as string;
   const file = randomBytes(4096);
   const posted = await api(server.url, 'POST', `/oscal/v1/catalog/${id}/attachment`, {
-    token, body: file, contentType: 'application/octet-stream', headers: { 'content-disposition': 'attachment; filename="data.bin"' },
+    token,
+    body: file,
+    contentType: 'application/octet-stream',
+    headers: { 'content-disposition': 'attachment; filename="data.bin"' },
   });
   assert.equal(posted.status, 201, posted.text);
   const resource = posted.json() as { uuid: string; rlinks: { href: string }[] };
-  assert.equal(resource.rlinks[0]!.href, `https://old.example/depot/oscal/v1/catalog/${id}/attachment/${resource.uuid}`);
+  assert.equal(
+    resource.rlinks[0]!.href,
+    `https://old.example/depot/oscal/v1/catalog/${id}/attachment/${resource.uuid}`,
+  );
   await stopWithin(server);
 
   server = await TestServer.start({ dataDir, args: ['--public-url', 'http://new.example:8080'] });

@@ -28,7 +28,10 @@ type Resource = Record<string, any> & { uuid: string };
 
 /** One server's view, with the token of the user who owns the documents it creates. */
 class Client {
-  constructor(readonly server: TestServer, readonly token: string) {}
+  constructor(
+    readonly server: TestServer,
+    readonly token: string,
+  ) {}
 
   call(method: string, path: string, options: ApiRequest = {}): Promise<ApiResponse> {
     return api(this.server.url, method, `/oscal/v1/catalog${path}`, { token: this.token, ...options });
@@ -42,12 +45,23 @@ class Client {
   }
 
   /** POST (or PUT, given a resource) of a file as the raw body. */
-  send(id: string, bytes: Buffer, options: { type?: string; filename?: string; disposition?: string; resource?: string } = {}): Promise<ApiResponse> {
+  send(
+    id: string,
+    bytes: Buffer,
+    options: { type?: string; filename?: string; disposition?: string; resource?: string } = {},
+  ): Promise<ApiResponse> {
     const headers: Record<string, string> = {};
-    if (options.disposition ?? options.filename) headers['content-disposition'] = options.disposition ?? contentDisposition.create(options.filename!);
-    return this.call(options.resource ? 'PUT' : 'POST', `/${id}/attachment${options.resource ? `/${options.resource}` : ''}`, {
-      body: bytes, contentType: options.type ?? 'application/octet-stream', headers,
-    });
+    if (options.disposition ?? options.filename)
+      headers['content-disposition'] = options.disposition ?? contentDisposition.create(options.filename!);
+    return this.call(
+      options.resource ? 'PUT' : 'POST',
+      `/${id}/attachment${options.resource ? `/${options.resource}` : ''}`,
+      {
+        body: bytes,
+        contentType: options.type ?? 'application/octet-stream',
+        headers,
+      },
+    );
   }
 
   async attach(id: string, bytes: Buffer, options: { type?: string; filename?: string } = {}): Promise<Resource> {
@@ -99,23 +113,37 @@ function catalogBody(label: string, resources?: Resource[]): string {
 /** What D9 says the created entry holds: the uuid, the title, one rlink to the file with its hash. */
 function assertCreatedEntry(client: Client, id: string, entry: Resource, file: { bytes: Buffer; type: string }): void {
   assert.match(entry.uuid, UUID_V4, 'a generated v4 uuid');
-  assert.deepEqual(entry.rlinks, [{
-    href: `${client.server.url}/oscal/v1/catalog/${id}/attachment/${entry.uuid}`,
-    'media-type': file.type,
-    hashes: [{ algorithm: 'SHA-256', value: sha256(file.bytes) }],
-  }]);
+  assert.deepEqual(entry.rlinks, [
+    {
+      href: `${client.server.url}/oscal/v1/catalog/${id}/attachment/${entry.uuid}`,
+      'media-type': file.type,
+      hashes: [{ algorithm: 'SHA-256', value: sha256(file.bytes) }],
+    },
+  ]);
   assert.equal(entry.base64, undefined);
 }
 
 /** The file of a resource: byte for byte, with the type and the name it was stored with. */
-async function assertFile(client: Client, id: string, resource: string, expected: { bytes: Buffer; type: string; filename?: string }): Promise<ApiResponse> {
+async function assertFile(
+  client: Client,
+  id: string,
+  resource: string,
+  expected: { bytes: Buffer; type: string; filename?: string },
+): Promise<ApiResponse> {
   const res = await client.call('GET', `/${id}/attachment/${resource}`);
   assert.equal(res.status, 200, res.text.slice(0, 300));
   assert.equal(res.headers['content-type'], expected.type);
   assert.equal(res.headers['content-encoding'], undefined, 'no coding the client did not ask for');
-  assert.ok(res.body.equals(expected.bytes), `byte-identical (${res.body.length} bytes back, ${expected.bytes.length} sent)`);
+  assert.ok(
+    res.body.equals(expected.bytes),
+    `byte-identical (${res.body.length} bytes back, ${expected.bytes.length} sent)`,
+  );
   assert.equal(res.headers.etag, `W/"${sha256(expected.bytes)}"`);
-  if (expected.filename !== undefined) assert.equal(contentDisposition.parse(String(res.headers['content-disposition'])).parameters.filename, expected.filename);
+  if (expected.filename !== undefined)
+    assert.equal(
+      contentDisposition.parse(String(res.headers['content-disposition'])).parameters.filename,
+      expected.filename,
+    );
   return res;
 }
 
@@ -152,7 +180,12 @@ describe('the state table of section 3', () => {
   test('base64 in the resource → PUT attachment → an rlink; the base64 field is removed (rule 3)', async () => {
     const logo = pngImage(4, 4);
     const external = { href: 'https://example.com/logo.png', 'media-type': 'image/png' };
-    const original: Resource = { uuid: randomUUID(), title: 'Logo', rlinks: [external], base64: { filename: 'logo.png', 'media-type': 'image/png', value: logo.toString('base64') } };
+    const original: Resource = {
+      uuid: randomUUID(),
+      title: 'Logo',
+      rlinks: [external],
+      base64: { filename: 'logo.png', 'media-type': 'image/png', value: logo.toString('base64') },
+    };
     const id = await main.catalog('base64 then put', [original]);
     await assertFile(main, id, original.uuid, { bytes: logo, type: 'image/png', filename: 'logo.png' });
 
@@ -163,30 +196,53 @@ describe('the state table of section 3', () => {
     const entry = await main.resource(id, original.uuid);
     assert.equal(entry.base64, undefined, 'base64 is gone');
     assert.equal(entry.title, 'Logo', 'the title stays');
-    assert.deepEqual(entry.rlinks, [
-      { href: `${main.server.url}/oscal/v1/catalog/${id}/attachment/${original.uuid}`, 'media-type': 'application/pdf', hashes: [{ algorithm: 'SHA-256', value: sha256(pdf) }] },
-      external,
-    ], 'our rlink first; the other rlink kept');
+    assert.deepEqual(
+      entry.rlinks,
+      [
+        {
+          href: `${main.server.url}/oscal/v1/catalog/${id}/attachment/${original.uuid}`,
+          'media-type': 'application/pdf',
+          hashes: [{ algorithm: 'SHA-256', value: sha256(pdf) }],
+        },
+        external,
+      ],
+      'our rlink first; the other rlink kept',
+    );
     await assertFile(main, id, original.uuid, { bytes: pdf, type: 'application/pdf', filename: 'logo.pdf' });
   });
 
   test('POST and PUT of content containing base64 → stored as received', async () => {
     const first = pngImage(3, 3);
-    const resource: Resource = { uuid: randomUUID(), title: 'Embedded', base64: { filename: 'embedded.png', 'media-type': 'image/png', value: first.toString('base64') } };
+    const resource: Resource = {
+      uuid: randomUUID(),
+      title: 'Embedded',
+      base64: { filename: 'embedded.png', 'media-type': 'image/png', value: first.toString('base64') },
+    };
     const id = await main.catalog('base64 content', [resource]);
     assert.deepEqual(resourcesOf(await main.content(id)), [resource]);
     const xml = await main.call('GET', `/${id}`, { accept: 'application/xml' });
-    assert.ok(xml.text.includes(`<base64 filename="embedded.png" media-type="image/png">${first.toString('base64')}</base64>`), 'the XML form carries it too');
+    assert.ok(
+      xml.text.includes(`<base64 filename="embedded.png" media-type="image/png">${first.toString('base64')}</base64>`),
+      'the XML form carries it too',
+    );
 
     // The list leaves base64 out (rule 5); .../resource gives the entry with it.
-    assert.deepEqual(await main.list(id), [{ 'content-uuid': id, 'resource-uuid': resource.uuid, uuid: resource.uuid, title: 'Embedded' }]);
+    assert.deepEqual(await main.list(id), [
+      { 'content-uuid': id, 'resource-uuid': resource.uuid, uuid: resource.uuid, title: 'Embedded' },
+    ]);
     assert.deepEqual(await main.resource(id, resource.uuid), resource);
 
     const second = pdfDocument('second');
-    const replaced = { ...resource, base64: { filename: 'embedded.pdf', 'media-type': 'application/pdf', value: second.toString('base64') } };
+    const replaced = {
+      ...resource,
+      base64: { filename: 'embedded.pdf', 'media-type': 'application/pdf', value: second.toString('base64') },
+    };
     const catalog = await main.content(id);
     catalog['back-matter'].resources = [replaced];
-    const put = await main.call('PUT', `/${id}`, { body: JSON.stringify({ catalog }), contentType: 'application/json' });
+    const put = await main.call('PUT', `/${id}`, {
+      body: JSON.stringify({ catalog }),
+      contentType: 'application/json',
+    });
     assert.equal(put.status, 204, put.text);
     assert.deepEqual(resourcesOf(await main.content(id)), [replaced], 'base64 kept as sent, not turned into an rlink');
     await assertFile(main, id, resource.uuid, { bytes: second, type: 'application/pdf', filename: 'embedded.pdf' });
@@ -199,10 +255,16 @@ describe('the rules of section 4.3', () => {
     const bytes = randomBytes(1000);
     const entry = await main.attach(id, bytes, { filename: 'data.bin' });
     const enriched: Resource = {
-      ...entry, title: 'Scan results', description: 'Raw output of the *quarterly* scan.',
-      props: [{ name: 'type', value: 'raw-data' }], remarks: 'Kept for audit.',
+      ...entry,
+      title: 'Scan results',
+      description: 'Raw output of the *quarterly* scan.',
+      props: [{ name: 'type', value: 'raw-data' }],
+      remarks: 'Kept for audit.',
     };
-    const put = await main.call('PUT', `/${id}/attachment/${entry.uuid}/resource`, { body: JSON.stringify(enriched), contentType: 'application/json' });
+    const put = await main.call('PUT', `/${id}/attachment/${entry.uuid}/resource`, {
+      body: JSON.stringify(enriched),
+      contentType: 'application/json',
+    });
     assert.equal(put.status, 204, put.text);
     assert.deepEqual(await main.resource(id, entry.uuid), enriched);
     assert.deepEqual(await main.list(id), [{ 'content-uuid': id, 'resource-uuid': entry.uuid, ...enriched }]);
@@ -214,14 +276,28 @@ describe('the rules of section 4.3', () => {
     const held = randomBytes(500);
     const entry = await main.attach(id, held, { type: 'application/zip', filename: 'held.zip' });
     const other = randomBytes(100);
-    for (const href of [`/${id}/attachment/${entry.uuid}`, `/oscal/v1/catalog/${id}/attachment/${entry.uuid}`, `/catalog/${id}/attachment/${entry.uuid}`]) {
-      const both = { ...entry, rlinks: [{ href, 'media-type': 'application/zip' }], base64: { filename: 'other.bin', value: other.toString('base64') } };
-      const put = await main.call('PUT', `/${id}/attachment/${entry.uuid}/resource`, { body: JSON.stringify(both), contentType: 'application/json' });
+    for (const href of [
+      `/${id}/attachment/${entry.uuid}`,
+      `/oscal/v1/catalog/${id}/attachment/${entry.uuid}`,
+      `/catalog/${id}/attachment/${entry.uuid}`,
+    ]) {
+      const both = {
+        ...entry,
+        rlinks: [{ href, 'media-type': 'application/zip' }],
+        base64: { filename: 'other.bin', value: other.toString('base64') },
+      };
+      const put = await main.call('PUT', `/${id}/attachment/${entry.uuid}/resource`, {
+        body: JSON.stringify(both),
+        contentType: 'application/json',
+      });
       assert.equal(put.status, 204, put.text);
       await assertFile(main, id, entry.uuid, { bytes: held, type: 'application/zip', filename: 'held.zip' });
     }
     const external = { uuid: entry.uuid, title: 'Elsewhere', rlinks: [{ href: 'https://example.com/held.zip' }] };
-    const put = await main.call('PUT', `/${id}/attachment/${entry.uuid}/resource`, { body: JSON.stringify(external), contentType: 'application/json' });
+    const put = await main.call('PUT', `/${id}/attachment/${entry.uuid}/resource`, {
+      body: JSON.stringify(external),
+      contentType: 'application/json',
+    });
     assert.equal(put.status, 204, put.text);
     assertErrorBody(await main.call('GET', `/${id}/attachment/${entry.uuid}`), 404, /no file/);
   });
@@ -235,7 +311,10 @@ describe('the rules of section 4.3', () => {
     assertErrorBody(await main.call('GET', `/${id}/attachment/${a.uuid}`), 404);
     assertErrorBody(await main.call('GET', `/${id}/attachment/${a.uuid}/resource`), 404);
     assertErrorBody(await main.call('DELETE', `/${id}/attachment/${a.uuid}`), 404);
-    assert.deepEqual(resourcesOf(await main.content(id)).map((r) => r.uuid), [b.uuid]);
+    assert.deepEqual(
+      resourcesOf(await main.content(id)).map((r) => r.uuid),
+      [b.uuid],
+    );
     assert.equal((await main.call('DELETE', `/${id}/attachment/${b.uuid}`)).status, 204);
     assert.equal((await main.content(id))['back-matter'], undefined, 'OSCAL has no empty resources array');
   });
@@ -252,13 +331,24 @@ describe('the rules of section 4.3', () => {
       [{ body: JSON.stringify(entry) }, 415, /JSON/],
       [{ body: '{"uuid": ', contentType: 'application/json' }, 400, /JSON/],
       [{ body: JSON.stringify([entry]), contentType: 'application/json' }, 400, /object/],
-      [{ body: JSON.stringify({ ...entry, rlinks: 'not a list' }), contentType: 'application/json' }, 422, /valid OSCAL/],
+      [
+        { body: JSON.stringify({ ...entry, rlinks: 'not a list' }), contentType: 'application/json' },
+        422,
+        /valid OSCAL/,
+      ],
     ];
-    for (const [request, status, message] of cases) assertErrorBody(await main.call('PUT', path, request), status, message);
+    for (const [request, status, message] of cases)
+      assertErrorBody(await main.call('PUT', path, request), status, message);
     assert.deepEqual(await main.resource(id, entry.uuid), entry);
     assert.deepEqual(await main.versions(id), before, 'no revision added');
     const absent = randomUUID();
-    assertErrorBody(await main.call('PUT', `/${id}/attachment/${absent}/resource`, { body: JSON.stringify({ ...entry, uuid: absent }), contentType: 'application/json' }), 404);
+    assertErrorBody(
+      await main.call('PUT', `/${id}/attachment/${absent}/resource`, {
+        body: JSON.stringify({ ...entry, uuid: absent }),
+        contentType: 'application/json',
+      }),
+      404,
+    );
   });
 
   test('POST and PUT of a file take multipart/form-data with the field "file", and refuse forms without it', async () => {
@@ -279,7 +369,11 @@ describe('the rules of section 4.3', () => {
     const misnamed = await formBody([{ field: 'upload', bytes: png, filename: 'x.png', type: 'image/png' }]);
     assertErrorBody(await main.call('POST', `/${id}/attachment`, misnamed), 400, /"file"/);
     assertErrorBody(await main.send(id, Buffer.alloc(0)), 400, /empty/);
-    assertErrorBody(await main.call('POST', `/${id}/attachment`, { body: 'x', contentType: 'image png' }), 400, /Content-Type/);
+    assertErrorBody(
+      await main.call('POST', `/${id}/attachment`, { body: 'x', contentType: 'image png' }),
+      400,
+      /Content-Type/,
+    );
     assert.deepEqual(await main.versions(id), before);
   });
 });
@@ -326,14 +420,31 @@ describe('files: bytes, types, names, caching', () => {
     assert.ok(changed.body.equals(second));
   });
 
-  const NAMES = ['quarterly report "final" v2.pdf', '日本語 ファイル.png', 'naïve café – résumé.txt', 'notes_on *draft* [v2] <b> `x` #1.md'];
+  const NAMES = [
+    'quarterly report "final" v2.pdf',
+    '日本語 ファイル.png',
+    'naïve café – résumé.txt',
+    'notes_on *draft* [v2] <b> `x` #1.md',
+  ];
   const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   const WAYS: [string, (id: string, name: string, bytes: Buffer) => Promise<ApiResponse>][] = [
     ['raw, filename* (RFC 6266)', (id, name, bytes) => main.send(id, bytes, { filename: name })],
-    ['raw, UTF-8 bytes in filename=""', (id, name, bytes) => main.send(id, bytes, {
-      disposition: `attachment; filename="${Buffer.from(name.replace(/["\\]/g, '\\$&'), 'utf8').toString('latin1')}"`,
-    })],
-    ['multipart/form-data', async (id, name, bytes) => main.call('POST', `/${id}/attachment`, await formBody([{ field: 'file', bytes, filename: name, type: 'application/octet-stream' }]))],
+    [
+      'raw, UTF-8 bytes in filename=""',
+      (id, name, bytes) =>
+        main.send(id, bytes, {
+          disposition: `attachment; filename="${Buffer.from(name.replace(/["\\]/g, '\\$&'), 'utf8').toString('latin1')}"`,
+        }),
+    ],
+    [
+      'multipart/form-data',
+      async (id, name, bytes) =>
+        main.call(
+          'POST',
+          `/${id}/attachment`,
+          await formBody([{ field: 'file', bytes, filename: name, type: 'application/octet-stream' }]),
+        ),
+    ],
   ];
   for (const [way, send] of WAYS) {
     test(`file names with spaces, quotes, non-ASCII and Markdown characters survive: ${way}`, async () => {
@@ -346,22 +457,39 @@ describe('files: bytes, types, names, caching', () => {
       }
       const xml = (await main.call('GET', `/${id}`, { accept: 'application/xml' })).text;
       for (const [uuid, name] of sent) {
-        const disposition = String((await main.call('GET', `/${id}/attachment/${uuid}`)).headers['content-disposition']);
+        const disposition = String(
+          (await main.call('GET', `/${id}/attachment/${uuid}`)).headers['content-disposition'],
+        );
         assert.equal(contentDisposition.parse(disposition).parameters.filename, name, disposition);
         assert.match(disposition, /^[\x20-\x7e]+$/, 'the header itself is ASCII (the name travels in filename*)');
         // The title is the name as text: no Markdown in it is taken as emphasis, links or code.
-        assert.ok(xml.includes(`<resource uuid="${uuid}">\n      <title>${escapeXml(name)}</title>`), `title of ${name} in ${xml.slice(xml.indexOf(uuid) - 20, xml.indexOf(uuid) + 200)}`);
+        assert.ok(
+          xml.includes(`<resource uuid="${uuid}">\n      <title>${escapeXml(name)}</title>`),
+          `title of ${name} in ${xml.slice(xml.indexOf(uuid) - 20, xml.indexOf(uuid) + 200)}`,
+        );
       }
     });
   }
 
   test('a file name with a path keeps only its last part; "..", "/" and control characters never reach a header', async () => {
     const id = await main.catalog('paths in names');
-    const cases: [string, string | undefined][] = [['../../etc/passwd', 'passwd'], ['..\\..\\boot.ini', 'boot.ini'], ['a\u0007b\u001f.txt', 'ab.txt'], ['..', undefined], ['/', undefined]];
+    const cases: [string, string | undefined][] = [
+      ['../../etc/passwd', 'passwd'],
+      ['..\\..\\boot.ini', 'boot.ini'],
+      ['a\u0007b\u001f.txt', 'ab.txt'],
+      ['..', undefined],
+      ['/', undefined],
+    ];
     for (const [given, kept] of cases) {
       const entry = await main.attach(id, randomBytes(32), { filename: given });
-      const disposition = contentDisposition.parse(String((await main.call('GET', `/${id}/attachment/${entry.uuid}`)).headers['content-disposition']));
-      assert.equal(disposition.parameters.filename, kept ?? entry.uuid, `${JSON.stringify(given)}: ${JSON.stringify(disposition)}`);
+      const disposition = contentDisposition.parse(
+        String((await main.call('GET', `/${id}/attachment/${entry.uuid}`)).headers['content-disposition']),
+      );
+      assert.equal(
+        disposition.parameters.filename,
+        kept ?? entry.uuid,
+        `${JSON.stringify(given)}: ${JSON.stringify(disposition)}`,
+      );
     }
   });
 
@@ -378,16 +506,29 @@ describe('files: bytes, types, names, caching', () => {
     const entry = await main.attach(id, randomBytes(100));
     const files = readdirSync(main.server.dataDir).sort();
     const versions = await main.versions(id);
-    const junk = ['..%2F..%2F..%2Fetc%2Fpasswd', '..', '%2e%2e%2f%2e%2e%2fetc%2fpasswd', '....%2F%2F....%2F%2Fetc%2Fpasswd', '%00', '%C0%AE%C0%AE%2Fetc', 'a'.repeat(65), `${entry.uuid}%00.png`, 'not-a-uuid'];
+    const junk = [
+      '..%2F..%2F..%2Fetc%2Fpasswd',
+      '..',
+      '%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+      '....%2F%2F....%2F%2Fetc%2Fpasswd',
+      '%00',
+      '%C0%AE%C0%AE%2Fetc',
+      'a'.repeat(65),
+      `${entry.uuid}%00.png`,
+      'not-a-uuid',
+    ];
     const paths = [
       ...junk.map((j) => `/${id}/attachment/${j}`),
       ...junk.map((j) => `/${j}/attachment/${entry.uuid}`),
       ...junk.map((j) => `/${id}/attachment/${j}/resource`),
-      `/${id}/attachment/../../../../../../etc/passwd`, `/${id}/attachment/${entry.uuid}/../../../../../etc/passwd`,
+      `/${id}/attachment/../../../../../../etc/passwd`,
+      `/${id}/attachment/${entry.uuid}/../../../../../etc/passwd`,
     ];
     for (const path of paths) {
       for (const method of ['GET', 'PUT', 'DELETE']) {
-        const body = path.endsWith('/resource') ? { body: JSON.stringify({ uuid: entry.uuid }), contentType: 'application/json' } : { body: randomBytes(10) };
+        const body = path.endsWith('/resource')
+          ? { body: JSON.stringify({ uuid: entry.uuid }), contentType: 'application/json' }
+          : { body: randomBytes(10) };
         const res = await main.call(method, path, method === 'PUT' ? body : {});
         assert.ok(res.status === 404 || res.status === 400, `${method} ${path}: ${res.status} ${res.text}`);
         assertErrorBody(res, res.status);
@@ -396,7 +537,10 @@ describe('files: bytes, types, names, caching', () => {
     }
     assert.deepEqual(readdirSync(main.server.dataDir).sort(), files, 'no file written to the data directory');
     assert.deepEqual(await main.versions(id), versions, 'no revision added');
-    assert.deepEqual((await main.list(id)).map((r) => r.uuid), [entry.uuid]);
+    assert.deepEqual(
+      (await main.list(id)).map((r) => r.uuid),
+      [entry.uuid],
+    );
   });
 });
 
@@ -411,12 +555,21 @@ describe('revisions, legal hold, concurrency', () => {
     assert.equal((await main.send(id, second, { resource: entry.uuid })).status, 204);
     assert.deepEqual(await main.versions(id), [3, 2, 1]);
     const titled = { ...(await main.resource(id, entry.uuid)), title: 'Titled' };
-    assert.equal((await main.call('PUT', `/${id}/attachment/${entry.uuid}/resource`, { body: JSON.stringify(titled), contentType: 'application/json' })).status, 204);
+    assert.equal(
+      (
+        await main.call('PUT', `/${id}/attachment/${entry.uuid}/resource`, {
+          body: JSON.stringify(titled),
+          contentType: 'application/json',
+        })
+      ).status,
+      204,
+    );
     assert.deepEqual(await main.versions(id), [4, 3, 2, 1]);
     assert.equal((await main.call('DELETE', `/${id}/attachment/${entry.uuid}`)).status, 204);
     assert.deepEqual(await main.versions(id), [5, 4, 3, 2, 1]);
 
-    const hashIn = async (n: number) => resourcesOf(await main.version(id, n)).map((r) => [r.title, r.rlinks[0].hashes[0].value]);
+    const hashIn = async (n: number) =>
+      resourcesOf(await main.version(id, n)).map((r) => [r.title, r.rlinks[0].hashes[0].value]);
     assert.deepEqual(await hashIn(1), []);
     assert.deepEqual(await hashIn(2), [['v.bin', sha256(first)]]);
     assert.deepEqual(await hashIn(3), [['v.bin', sha256(second)]]);
@@ -428,7 +581,11 @@ describe('revisions, legal hold, concurrency', () => {
     const id = await main.catalog('legal hold');
     const bytes = randomBytes(300);
     const entry = await main.attach(id, bytes, { filename: 'held.bin' });
-    const hold = (on: boolean) => admin.call('PUT', `/${id}/access`, { body: JSON.stringify({ 'legal-hold': on }), contentType: 'application/json' });
+    const hold = (on: boolean) =>
+      admin.call('PUT', `/${id}/access`, {
+        body: JSON.stringify({ 'legal-hold': on }),
+        contentType: 'application/json',
+      });
     assert.equal((await hold(true)).status, 200);
     assertErrorBody(await main.call('DELETE', `/${id}/attachment/${entry.uuid}`), 409, /legal hold/);
     assertErrorBody(await main.send(id, randomBytes(300), { resource: entry.uuid }), 409, /legal hold/);
@@ -447,11 +604,25 @@ describe('revisions, legal hold, concurrency', () => {
 async function assertConcurrentPostsSurvive(clients: Client[], n: number): Promise<void> {
   const id = await clients[0]!.catalog('concurrent');
   const files = Array.from({ length: n }, (_, i) => randomBytes(5000 + i));
-  const results = await Promise.all(files.map((bytes, i) => clients[i % clients.length]!.send(id, bytes, { filename: `file ${i}.bin` })));
-  assert.deepEqual(results.map((r) => r.status), files.map(() => 201), results.filter((r) => r.status !== 201).map((r) => r.text).join('; '));
+  const results = await Promise.all(
+    files.map((bytes, i) => clients[i % clients.length]!.send(id, bytes, { filename: `file ${i}.bin` })),
+  );
+  assert.deepEqual(
+    results.map((r) => r.status),
+    files.map(() => 201),
+    results
+      .filter((r) => r.status !== 201)
+      .map((r) => r.text)
+      .join('; '),
+  );
   const uuids = results.map((r) => r.json().uuid as string);
   assert.deepEqual((await clients[0]!.list(id)).map((r) => r.uuid).sort(), [...uuids].sort());
-  for (const [i, uuid] of uuids.entries()) await assertFile(clients[i % clients.length]!, id, uuid, { bytes: files[i]!, type: 'application/octet-stream', filename: `file ${i}.bin` });
+  for (const [i, uuid] of uuids.entries())
+    await assertFile(clients[i % clients.length]!, id, uuid, {
+      bytes: files[i]!,
+      type: 'application/octet-stream',
+      filename: `file ${i}.bin`,
+    });
   assert.equal((await clients[0]!.versions(id)).length, n + 1, 'one version per file');
 }
 
@@ -471,7 +642,15 @@ describe('a server with --max-attachment 64KB', () => {
     const entry = await small.attach(id, atLimit);
     const over = randomBytes(64 * 1024 + 1);
     assertErrorBody(await small.send(id, over), 413, /larger/);
-    assertErrorBody(await small.call('POST', `/${id}/attachment`, await formBody([{ field: 'file', bytes: over, filename: 'big.bin', type: 'application/octet-stream' }])), 413, /larger/);
+    assertErrorBody(
+      await small.call(
+        'POST',
+        `/${id}/attachment`,
+        await formBody([{ field: 'file', bytes: over, filename: 'big.bin', type: 'application/octet-stream' }]),
+      ),
+      413,
+      /larger/,
+    );
     assertErrorBody(await small.send(id, over, { resource: entry.uuid }), 413, /larger/);
     assert.deepEqual(await small.versions(id), [2, 1]);
     await assertFile(small, id, entry.uuid, { bytes: atLimit, type: 'application/octet-stream' });
@@ -487,11 +666,19 @@ describe('a server with --max-attachment 64KB', () => {
     const snapshot = await small.call('POST', `/${id}/snapshot`);
     assert.equal(snapshot.status, 201, snapshot.text);
     const snapshotId = snapshot.json()['snapshot-id'];
-    const snapshotHash = /^W\/"([0-9a-f]{64})"$/.exec(String((await small.call('GET', `/${id}/snapshot/${snapshotId}`)).headers.etag))?.[1];
+    const snapshotHash = /^W\/"([0-9a-f]{64})"$/.exec(
+      String((await small.call('GET', `/${id}/snapshot/${snapshotId}`)).headers.etag),
+    )?.[1];
     assert.ok(snapshotHash, 'the snapshot ETag names its stored hash');
 
     assert.equal((await small.call('DELETE', `/${id}`)).status, 204);
-    for (const path of [`/${id}/attachment`, ...entries.map((e) => `/${id}/attachment/${e.uuid}`), ...entries.map((e) => `/${id}/attachment/${e.uuid}/resource`), `/${id}/snapshot`, `/${id}/snapshot/${snapshotId}`]) {
+    for (const path of [
+      `/${id}/attachment`,
+      ...entries.map((e) => `/${id}/attachment/${e.uuid}`),
+      ...entries.map((e) => `/${id}/attachment/${e.uuid}/resource`),
+      `/${id}/snapshot`,
+      `/${id}/snapshot/${snapshotId}`,
+    ]) {
       assertErrorBody(await small.call('GET', path), 404);
     }
     assert.equal((await small.list(kept)).length, 1, 'another document keeps its file');
@@ -503,10 +690,15 @@ describe('a server with --max-attachment 64KB', () => {
       assert.equal(count('SELECT COUNT(*) AS n FROM attachments WHERE document_id = ?', id), 0);
       assert.equal(count('SELECT COUNT(*) AS n FROM snapshots WHERE document_id = ?', id), 0);
       assert.equal(count('SELECT COUNT(*) AS n FROM revisions WHERE document_id = ?', id), 0);
-      for (const hash of [...files.map(sha256), snapshotHash]) assert.equal(count('SELECT COUNT(*) AS n FROM blobs WHERE hash = ?', hash), 0, `blob ${hash} is gone`);
+      for (const hash of [...files.map(sha256), snapshotHash])
+        assert.equal(count('SELECT COUNT(*) AS n FROM blobs WHERE hash = ?', hash), 0, `blob ${hash} is gone`);
       assert.equal(count('SELECT COUNT(*) AS n FROM attachments WHERE document_id = ?', kept), 1);
-      assert.equal(count(`SELECT COUNT(*) AS n FROM blobs WHERE hash NOT IN (SELECT canonical_hash FROM revisions UNION SELECT original_hash FROM revisions
-        UNION SELECT blob_hash FROM renditions UNION SELECT blob_hash FROM attachments UNION SELECT canonical_hash FROM snapshots)`), 0, 'no blob left that nothing refers to');
+      assert.equal(
+        count(`SELECT COUNT(*) AS n FROM blobs WHERE hash NOT IN (SELECT canonical_hash FROM revisions UNION SELECT original_hash FROM revisions
+        UNION SELECT blob_hash FROM renditions UNION SELECT blob_hash FROM attachments UNION SELECT canonical_hash FROM snapshots)`),
+        0,
+        'no blob left that nothing refers to',
+      );
     } finally {
       db.close();
     }
@@ -538,7 +730,15 @@ describe('PostgreSQL: two server processes on one database', { skip: TEST_DATABA
     database = await freshDatabase();
     const servers = await Promise.all([0, 1].map(() => TestServer.start({ args: ['--database-url', database.url] })));
     // Whichever process came first made the admin token.
-    const token = servers.map((s) => { try { return s.adminToken(); } catch { return undefined; } }).find(Boolean)!;
+    const token = servers
+      .map((s) => {
+        try {
+          return s.adminToken();
+        } catch {
+          return undefined;
+        }
+      })
+      .find(Boolean)!;
     clients = servers.map((s) => new Client(s, token));
   });
   after(async () => {

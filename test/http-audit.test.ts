@@ -76,11 +76,14 @@ describe('GET /oscal/v1/audit', () => {
 
   test('tokens made by the CLI and at first start are in it, never their secrets', async () => {
     const { entries, res } = await audit('?action=token.create');
-    assert.deepEqual(entries.map((e) => [e.actor, e.detail?.user, e.detail?.role]), [
-      [`cli:${userInfo().username}`, 'rita', 'reader'],
-      [`cli:${userInfo().username}`, 'wanda', 'writer'],
-      ['server', 'admin', 'admin'],
-    ]);
+    assert.deepEqual(
+      entries.map((e) => [e.actor, e.detail?.user, e.detail?.role]),
+      [
+        [`cli:${userInfo().username}`, 'rita', 'reader'],
+        [`cli:${userInfo().username}`, 'wanda', 'writer'],
+        ['server', 'admin', 'admin'],
+      ],
+    );
     for (const secret of [admin, writer, reader]) assert.ok(!res.text.includes(secret));
   });
 });
@@ -89,14 +92,39 @@ describe('every write and access change is audited', () => {
   test('generic create, replace, access change (with what changed) and delete', async () => {
     const doc = document('audited generic');
     const [created] = await entriesOf(() => api(server.url, 'POST', '/oscal/v1/catalog', json(writer, doc.body)), 201);
-    assert.deepEqual({ ...created, id: 0, at: '' }, { id: 0, at: '', actor: 'wanda', action: 'document.create', 'content-uuid': doc.id, detail: { model: 'catalog', format: 'json' } });
+    assert.deepEqual(
+      { ...created, id: 0, at: '' },
+      {
+        id: 0,
+        at: '',
+        actor: 'wanda',
+        action: 'document.create',
+        'content-uuid': doc.id,
+        detail: { model: 'catalog', format: 'json' },
+      },
+    );
     const path = `/oscal/v1/catalog/${doc.id}`;
-    const [replaced] = await entriesOf(() => api(server.url, 'PUT', path, json(writer, doc.body.replace(doc.title, `${doc.title} v2`))), 204);
-    assert.deepEqual([replaced!.actor, replaced!.action, replaced!['content-uuid']], ['wanda', 'document.replace', doc.id]);
+    const [replaced] = await entriesOf(
+      () => api(server.url, 'PUT', path, json(writer, doc.body.replace(doc.title, `${doc.title} v2`))),
+      204,
+    );
+    assert.deepEqual(
+      [replaced!.actor, replaced!.action, replaced!['content-uuid']],
+      ['wanda', 'document.replace', doc.id],
+    );
     const change = { visibility: 'public', grants: [{ principal: 'user:rita', permission: 'write' }] };
-    const [access] = await entriesOf(() => api(server.url, 'PUT', `${path}/access`, json(writer, JSON.stringify(change))), 200);
-    assert.deepEqual([access!.actor, access!.action, access!['content-uuid'], access!.detail], ['wanda', 'access.change', doc.id, change]);
-    const [hold] = await entriesOf(() => api(server.url, 'PUT', `${path}/access`, json(admin, '{"legal-hold":true}')), 200);
+    const [access] = await entriesOf(
+      () => api(server.url, 'PUT', `${path}/access`, json(writer, JSON.stringify(change))),
+      200,
+    );
+    assert.deepEqual(
+      [access!.actor, access!.action, access!['content-uuid'], access!.detail],
+      ['wanda', 'access.change', doc.id, change],
+    );
+    const [hold] = await entriesOf(
+      () => api(server.url, 'PUT', `${path}/access`, json(admin, '{"legal-hold":true}')),
+      200,
+    );
     assert.deepEqual([hold!.actor, hold!.detail], ['admin', { legalHold: true }]);
     await entriesOf(() => api(server.url, 'PUT', `${path}/access`, json(admin, '{"legal-hold":false}')), 200);
     const [deleted] = await entriesOf(() => api(server.url, 'DELETE', path, { token: writer }), 204);
@@ -107,42 +135,119 @@ describe('every write and access change is audited', () => {
     const doc = document('audited files');
     await entriesOf(() => api(server.url, 'POST', '/oscal/v1/catalog', json(writer, doc.body)), 201);
     const path = `/oscal/v1/catalog/${doc.id}`;
-    const actions = async (write: () => Promise<ApiResponse>, status: number) => (await entriesOf(write, status)).map((e) => [e.actor, e.action, e['content-uuid']]);
+    const actions = async (write: () => Promise<ApiResponse>, status: number) =>
+      (await entriesOf(write, status)).map((e) => [e.actor, e.action, e['content-uuid']]);
     let resource = '';
     const posted = await actions(async () => {
-      const res = await api(server.url, 'POST', `${path}/attachment`, { token: writer, body: 'evidence', contentType: 'text/plain' });
+      const res = await api(server.url, 'POST', `${path}/attachment`, {
+        token: writer,
+        body: 'evidence',
+        contentType: 'text/plain',
+      });
       resource = res.json().uuid;
       return res;
     }, 201);
     assert.deepEqual(posted, [['wanda', 'attachment.create', doc.id]]);
-    assert.deepEqual(await actions(() => api(server.url, 'PUT', `${path}/attachment/${resource}`, { token: writer, body: 'evidence v2', contentType: 'text/plain' }), 204), [['wanda', 'attachment.replace', doc.id]]);
+    assert.deepEqual(
+      await actions(
+        () =>
+          api(server.url, 'PUT', `${path}/attachment/${resource}`, {
+            token: writer,
+            body: 'evidence v2',
+            contentType: 'text/plain',
+          }),
+        204,
+      ),
+      [['wanda', 'attachment.replace', doc.id]],
+    );
     const entry = (await api(server.url, 'GET', `${path}/attachment/${resource}/resource`, { token: writer })).json();
-    assert.deepEqual(await actions(() => api(server.url, 'PUT', `${path}/attachment/${resource}/resource`, json(writer, JSON.stringify({ ...entry, title: 'Renamed' }))), 204), [['wanda', 'resource.replace', doc.id]]);
-    assert.deepEqual(await actions(() => api(server.url, 'DELETE', `${path}/attachment/${resource}`, { token: writer }), 204), [['wanda', 'attachment.delete', doc.id]]);
+    assert.deepEqual(
+      await actions(
+        () =>
+          api(
+            server.url,
+            'PUT',
+            `${path}/attachment/${resource}/resource`,
+            json(writer, JSON.stringify({ ...entry, title: 'Renamed' })),
+          ),
+        204,
+      ),
+      [['wanda', 'resource.replace', doc.id]],
+    );
+    assert.deepEqual(
+      await actions(() => api(server.url, 'DELETE', `${path}/attachment/${resource}`, { token: writer }), 204),
+      [['wanda', 'attachment.delete', doc.id]],
+    );
     let snapshot = '';
-    assert.deepEqual(await actions(async () => {
-      const res = await api(server.url, 'POST', `${path}/snapshot`, { token: writer });
-      snapshot = res.json()['snapshot-id'];
-      return res;
-    }, 201), [['wanda', 'snapshot.create', doc.id]]);
-    assert.deepEqual(await actions(() => api(server.url, 'PUT', `${path}/snapshot/${snapshot}`, json(writer, '{"snapshot":{"labels":["x"]}}')), 200), [['wanda', 'snapshot.update', doc.id]]);
-    assert.deepEqual(await actions(() => api(server.url, 'DELETE', `${path}/snapshot/${snapshot}`, { token: writer }), 204), [['wanda', 'snapshot.delete', doc.id]]);
-    const profile = JSON.stringify({ profile: { uuid: randomUUID(), metadata: { title: 'Audited profile', 'last-modified': '2024-01-01T00:00:00Z', version: '1', 'oscal-version': '1.1.2' }, imports: [{ href: `../catalog/${doc.id}`, 'include-all': {} }] } });
+    assert.deepEqual(
+      await actions(async () => {
+        const res = await api(server.url, 'POST', `${path}/snapshot`, { token: writer });
+        snapshot = res.json()['snapshot-id'];
+        return res;
+      }, 201),
+      [['wanda', 'snapshot.create', doc.id]],
+    );
+    assert.deepEqual(
+      await actions(
+        () => api(server.url, 'PUT', `${path}/snapshot/${snapshot}`, json(writer, '{"snapshot":{"labels":["x"]}}')),
+        200,
+      ),
+      [['wanda', 'snapshot.update', doc.id]],
+    );
+    assert.deepEqual(
+      await actions(() => api(server.url, 'DELETE', `${path}/snapshot/${snapshot}`, { token: writer }), 204),
+      [['wanda', 'snapshot.delete', doc.id]],
+    );
+    const profile = JSON.stringify({
+      profile: {
+        uuid: randomUUID(),
+        metadata: {
+          title: 'Audited profile',
+          'last-modified': '2024-01-01T00:00:00Z',
+          version: '1',
+          'oscal-version': '1.1.2',
+        },
+        imports: [{ href: `../catalog/${doc.id}`, 'include-all': {} }],
+      },
+    });
     const created = await api(server.url, 'POST', '/oscal/v1/profile', json(writer, profile));
     const profileId = created.json()['profile-list'][0]['content-uuid'];
-    assert.deepEqual(await actions(() => api(server.url, 'POST', `/oscal/v1/profile/${profileId}/resolved-snapshot`, { token: writer }), 201), [['wanda', 'resolved-snapshot.create', profileId]]);
+    assert.deepEqual(
+      await actions(
+        () => api(server.url, 'POST', `/oscal/v1/profile/${profileId}/resolved-snapshot`, { token: writer }),
+        201,
+      ),
+      [['wanda', 'resolved-snapshot.create', profileId]],
+    );
     // Reading leaves nothing.
-    assert.deepEqual(await actions(() => api(server.url, 'GET', `/oscal/v1/profile/${profileId}/resolved-catalog`, { token: writer }), 200), []);
+    assert.deepEqual(
+      await actions(
+        () => api(server.url, 'GET', `/oscal/v1/profile/${profileId}/resolved-catalog`, { token: writer }),
+        200,
+      ),
+      [],
+    );
   });
 
   test('registry upsert (create, then a version), upload (update), version delete', async () => {
     const doc = document('audited registry');
     const path = `/api/v1/catalogs/${doc.id}`;
-    const actions = async (write: () => Promise<ApiResponse>, status: number) => (await entriesOf(write, status)).map((e) => [e.actor, e.action, e['content-uuid']]);
-    assert.deepEqual(await actions(() => api(server.url, 'PUT', path, json(writer, doc.body)), 201), [['wanda', 'document.create', doc.id]]);
-    assert.deepEqual(await actions(() => api(server.url, 'PUT', path, json(writer, doc.body.replace(doc.title, 'v2'))), 204), [['wanda', 'document.replace', doc.id]]);
-    assert.deepEqual(await actions(() => api(server.url, 'POST', '/api/upload', json(admin, doc.body.replace(doc.title, 'v3'))), 200), [['admin', 'document.replace', doc.id]]);
-    assert.deepEqual(await actions(() => api(server.url, 'DELETE', `${path}/versions/1`, { token: writer }), 204), [['wanda', 'version.delete', doc.id]]);
+    const actions = async (write: () => Promise<ApiResponse>, status: number) =>
+      (await entriesOf(write, status)).map((e) => [e.actor, e.action, e['content-uuid']]);
+    assert.deepEqual(await actions(() => api(server.url, 'PUT', path, json(writer, doc.body)), 201), [
+      ['wanda', 'document.create', doc.id],
+    ]);
+    assert.deepEqual(
+      await actions(() => api(server.url, 'PUT', path, json(writer, doc.body.replace(doc.title, 'v2'))), 204),
+      [['wanda', 'document.replace', doc.id]],
+    );
+    assert.deepEqual(
+      await actions(() => api(server.url, 'POST', '/api/upload', json(admin, doc.body.replace(doc.title, 'v3'))), 200),
+      [['admin', 'document.replace', doc.id]],
+    );
+    assert.deepEqual(await actions(() => api(server.url, 'DELETE', `${path}/versions/1`, { token: writer }), 204), [
+      ['wanda', 'version.delete', doc.id],
+    ]);
   });
 
   test('token revocation through the CLI', async () => {
@@ -153,14 +258,26 @@ describe('every write and access change is audited', () => {
       return { status: 0 } as ApiResponse;
     };
     const [revoked] = await entriesOf(revoke, 0);
-    assert.deepEqual([revoked!.actor, revoked!.action, revoked!.detail], [`cli:${userInfo().username}`, 'token.revoke', { token: id }]);
+    assert.deepEqual(
+      [revoked!.actor, revoked!.action, revoked!.detail],
+      [`cli:${userInfo().username}`, 'token.revoke', { token: id }],
+    );
   });
 
   test('refused writes leave no entry', async () => {
     const doc = document('refused');
-    assert.deepEqual(await entriesOf(() => api(server.url, 'POST', '/oscal/v1/catalog', json(reader, doc.body)), 403), []);
-    assert.deepEqual(await entriesOf(() => api(server.url, 'POST', '/oscal/v1/catalog', json(writer, '{"catalog":{}}')), 422), []);
-    assert.deepEqual(await entriesOf(() => api(server.url, 'PUT', `/api/v1/catalogs/${doc.id}`, json(reader, doc.body)), 403), []);
+    assert.deepEqual(
+      await entriesOf(() => api(server.url, 'POST', '/oscal/v1/catalog', json(reader, doc.body)), 403),
+      [],
+    );
+    assert.deepEqual(
+      await entriesOf(() => api(server.url, 'POST', '/oscal/v1/catalog', json(writer, '{"catalog":{}}')), 422),
+      [],
+    );
+    assert.deepEqual(
+      await entriesOf(() => api(server.url, 'PUT', `/api/v1/catalogs/${doc.id}`, json(reader, doc.body)), 403),
+      [],
+    );
   });
 });
 
@@ -177,20 +294,42 @@ describe('paging and filters', () => {
       const link = /<([^>]+)>; rel="next"/.exec(String(res.headers.link ?? ''))?.[1];
       next = link === undefined ? undefined : new URL(link).pathname + new URL(link).search;
     }
-    assert.deepEqual(seen, all.map((e) => e.id));
-    assert.deepEqual(seen, [...seen].sort((a, b) => b - a));
+    assert.deepEqual(
+      seen,
+      all.map((e) => e.id),
+    );
+    assert.deepEqual(
+      seen,
+      [...seen].sort((a, b) => b - a),
+    );
   });
 
   test('by actor, action, document, and time; filters are kept on the next page', async () => {
     const all = (await audit('?limit=1000')).entries;
     const byWanda = (await audit('?actor=wanda')).entries;
-    assert.deepEqual(byWanda, all.filter((e) => e.actor === 'wanda'));
-    assert.deepEqual((await audit('?action=document.delete')).entries, all.filter((e) => e.action === 'document.delete'));
+    assert.deepEqual(
+      byWanda,
+      all.filter((e) => e.actor === 'wanda'),
+    );
+    assert.deepEqual(
+      (await audit('?action=document.delete')).entries,
+      all.filter((e) => e.action === 'document.delete'),
+    );
     const doc = byWanda.find((e) => e['content-uuid'] !== undefined)!['content-uuid']!;
-    assert.deepEqual((await audit(`?document=${doc.toUpperCase()}`)).entries, all.filter((e) => e['content-uuid'] === doc), 'the content uuid in either case');
+    assert.deepEqual(
+      (await audit(`?document=${doc.toUpperCase()}`)).entries,
+      all.filter((e) => e['content-uuid'] === doc),
+      'the content uuid in either case',
+    );
     const middle = all[Math.floor(all.length / 2)]!;
-    assert.deepEqual((await audit(`?since=${encodeURIComponent(middle.at)}`)).entries, all.filter((e) => e.at >= middle.at));
-    assert.deepEqual((await audit(`?until=${encodeURIComponent(middle.at)}`)).entries, all.filter((e) => e.at < middle.at));
+    assert.deepEqual(
+      (await audit(`?since=${encodeURIComponent(middle.at)}`)).entries,
+      all.filter((e) => e.at >= middle.at),
+    );
+    assert.deepEqual(
+      (await audit(`?until=${encodeURIComponent(middle.at)}`)).entries,
+      all.filter((e) => e.at < middle.at),
+    );
     assert.deepEqual((await audit('?since=2000-01-01&until=2000-01-02')).entries, []);
     const { res } = await audit('?actor=wanda&limit=1');
     const link = /<([^>]+)>; rel="next"/.exec(String(res.headers.link))![1]!;
@@ -198,7 +337,13 @@ describe('paging and filters', () => {
   });
 
   test('bad filters and cursors: 400', async () => {
-    for (const query of ['?since=yesterday', '?until=2025-13-45T99:00:00Z', '?cursor=nonsense', `?cursor=${Buffer.from('["title","x"]').toString('base64url')}`, '?limit=0']) {
+    for (const query of [
+      '?since=yesterday',
+      '?until=2025-13-45T99:00:00Z',
+      '?cursor=nonsense',
+      `?cursor=${Buffer.from('["title","x"]').toString('base64url')}`,
+      '?limit=0',
+    ]) {
       assertErrorBody(await api(server.url, 'GET', `/oscal/v1/audit${query}`, { token: admin }), 400);
     }
   });

@@ -18,10 +18,32 @@ import { cliAsync, makeToken } from './support/tokens.js';
 
 type Who = 'anonymous' | 'reader' | 'writer' | 'otherOwner' | 'owner' | 'admin';
 type Vis = 'public' | 'private';
-type Op = 'list' | 'create' | 'read-json' | 'read-xml' | 'read-yaml' | 'replace' | 'delete' | 'access-get' | 'access-put' | 'job-get'
-  | 'attachment-list' | 'attachment-get' | 'resource-get' | 'snapshot-list' | 'snapshot-get'
-  | 'attachment-post' | 'attachment-put' | 'attachment-delete' | 'resource-put' | 'snapshot-post' | 'snapshot-put' | 'snapshot-delete'
-  | 'validation-get' | 'original-get' | 'revision-original-get';
+type Op =
+  | 'list'
+  | 'create'
+  | 'read-json'
+  | 'read-xml'
+  | 'read-yaml'
+  | 'replace'
+  | 'delete'
+  | 'access-get'
+  | 'access-put'
+  | 'job-get'
+  | 'attachment-list'
+  | 'attachment-get'
+  | 'resource-get'
+  | 'snapshot-list'
+  | 'snapshot-get'
+  | 'attachment-post'
+  | 'attachment-put'
+  | 'attachment-delete'
+  | 'resource-put'
+  | 'snapshot-post'
+  | 'snapshot-put'
+  | 'snapshot-delete'
+  | 'validation-get'
+  | 'original-get'
+  | 'revision-original-get';
 
 /** How long the server may go on trusting a token it has looked up (serve --token-cache). */
 const TOKEN_CACHE_SECONDS = 1;
@@ -42,42 +64,228 @@ const VIS: Vis[] = ['public', 'private'];
  * `list` is always 200; which documents it holds is the LISTED table below.
  */
 const EXPECTED: Record<Op, Record<Who, readonly [number, number]>> = {
-  list: /*        */ { anonymous: [200, 200], reader: [200, 200], writer: [200, 200], otherOwner: [200, 200], owner: [200, 200], admin: [200, 200] },
-  create: /*      */ { anonymous: [401, 401], reader: [403, 403], writer: [201, 201], otherOwner: [201, 201], owner: [201, 201], admin: [201, 201] },
-  'read-json': /* */ { anonymous: [200, 404], reader: [200, 404], writer: [200, 404], otherOwner: [200, 404], owner: [200, 200], admin: [200, 200] },
-  'read-xml': /*  */ { anonymous: [200, 404], reader: [200, 404], writer: [200, 404], otherOwner: [200, 404], owner: [200, 200], admin: [200, 200] },
-  'read-yaml': /* */ { anonymous: [200, 404], reader: [200, 404], writer: [200, 404], otherOwner: [200, 404], owner: [200, 200], admin: [200, 200] },
-  replace: /*     */ { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [204, 204], admin: [204, 204] },
-  delete: /*      */ { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [204, 204], admin: [204, 204] },
-  'access-get': /**/ { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [200, 200], admin: [200, 200] },
-  'access-put': /**/ { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [200, 200], admin: [200, 200] },
-  'job-get': /*   */ { anonymous: [200, 404], reader: [200, 404], writer: [200, 404], otherOwner: [200, 404], owner: [200, 200], admin: [200, 200] },
-  'attachment-list': { anonymous: [200, 404], reader: [200, 404], writer: [200, 404], otherOwner: [200, 404], owner: [200, 200], admin: [200, 200] },
-  'attachment-get': { anonymous: [200, 404], reader: [200, 404], writer: [200, 404], otherOwner: [200, 404], owner: [200, 200], admin: [200, 200] },
-  'resource-get': /**/ { anonymous: [200, 404], reader: [200, 404], writer: [200, 404], otherOwner: [200, 404], owner: [200, 200], admin: [200, 200] },
-  'snapshot-list': { anonymous: [200, 404], reader: [200, 404], writer: [200, 404], otherOwner: [200, 404], owner: [200, 200], admin: [200, 200] },
-  'snapshot-get': /**/ { anonymous: [200, 404], reader: [200, 404], writer: [200, 404], otherOwner: [200, 404], owner: [200, 200], admin: [200, 200] },
-  'attachment-post': { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [201, 201], admin: [201, 201] },
-  'attachment-put': { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [204, 204], admin: [204, 204] },
-  'attachment-delete': { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [204, 204], admin: [204, 204] },
-  'resource-put': /**/ { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [204, 204], admin: [204, 204] },
-  'snapshot-post': { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [201, 201], admin: [201, 201] },
-  'snapshot-put': /**/ { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [200, 200], admin: [200, 200] },
-  'snapshot-delete': { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [204, 204], admin: [204, 204] },
-  'validation-get': { anonymous: [200, 404], reader: [200, 404], writer: [200, 404], otherOwner: [200, 404], owner: [200, 200], admin: [200, 200] },
-  'original-get': /**/ { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [200, 200], admin: [200, 200] },
-  'revision-original-get': { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [200, 200], admin: [200, 200] },
+  list: /*        */ {
+    anonymous: [200, 200],
+    reader: [200, 200],
+    writer: [200, 200],
+    otherOwner: [200, 200],
+    owner: [200, 200],
+    admin: [200, 200],
+  },
+  create: /*      */ {
+    anonymous: [401, 401],
+    reader: [403, 403],
+    writer: [201, 201],
+    otherOwner: [201, 201],
+    owner: [201, 201],
+    admin: [201, 201],
+  },
+  'read-json': /* */ {
+    anonymous: [200, 404],
+    reader: [200, 404],
+    writer: [200, 404],
+    otherOwner: [200, 404],
+    owner: [200, 200],
+    admin: [200, 200],
+  },
+  'read-xml': /*  */ {
+    anonymous: [200, 404],
+    reader: [200, 404],
+    writer: [200, 404],
+    otherOwner: [200, 404],
+    owner: [200, 200],
+    admin: [200, 200],
+  },
+  'read-yaml': /* */ {
+    anonymous: [200, 404],
+    reader: [200, 404],
+    writer: [200, 404],
+    otherOwner: [200, 404],
+    owner: [200, 200],
+    admin: [200, 200],
+  },
+  replace: /*     */ {
+    anonymous: [401, 401],
+    reader: [403, 404],
+    writer: [403, 404],
+    otherOwner: [403, 404],
+    owner: [204, 204],
+    admin: [204, 204],
+  },
+  delete: /*      */ {
+    anonymous: [401, 401],
+    reader: [403, 404],
+    writer: [403, 404],
+    otherOwner: [403, 404],
+    owner: [204, 204],
+    admin: [204, 204],
+  },
+  'access-get': /**/ {
+    anonymous: [401, 401],
+    reader: [403, 404],
+    writer: [403, 404],
+    otherOwner: [403, 404],
+    owner: [200, 200],
+    admin: [200, 200],
+  },
+  'access-put': /**/ {
+    anonymous: [401, 401],
+    reader: [403, 404],
+    writer: [403, 404],
+    otherOwner: [403, 404],
+    owner: [200, 200],
+    admin: [200, 200],
+  },
+  'job-get': /*   */ {
+    anonymous: [200, 404],
+    reader: [200, 404],
+    writer: [200, 404],
+    otherOwner: [200, 404],
+    owner: [200, 200],
+    admin: [200, 200],
+  },
+  'attachment-list': {
+    anonymous: [200, 404],
+    reader: [200, 404],
+    writer: [200, 404],
+    otherOwner: [200, 404],
+    owner: [200, 200],
+    admin: [200, 200],
+  },
+  'attachment-get': {
+    anonymous: [200, 404],
+    reader: [200, 404],
+    writer: [200, 404],
+    otherOwner: [200, 404],
+    owner: [200, 200],
+    admin: [200, 200],
+  },
+  'resource-get': /**/ {
+    anonymous: [200, 404],
+    reader: [200, 404],
+    writer: [200, 404],
+    otherOwner: [200, 404],
+    owner: [200, 200],
+    admin: [200, 200],
+  },
+  'snapshot-list': {
+    anonymous: [200, 404],
+    reader: [200, 404],
+    writer: [200, 404],
+    otherOwner: [200, 404],
+    owner: [200, 200],
+    admin: [200, 200],
+  },
+  'snapshot-get': /**/ {
+    anonymous: [200, 404],
+    reader: [200, 404],
+    writer: [200, 404],
+    otherOwner: [200, 404],
+    owner: [200, 200],
+    admin: [200, 200],
+  },
+  'attachment-post': {
+    anonymous: [401, 401],
+    reader: [403, 404],
+    writer: [403, 404],
+    otherOwner: [403, 404],
+    owner: [201, 201],
+    admin: [201, 201],
+  },
+  'attachment-put': {
+    anonymous: [401, 401],
+    reader: [403, 404],
+    writer: [403, 404],
+    otherOwner: [403, 404],
+    owner: [204, 204],
+    admin: [204, 204],
+  },
+  'attachment-delete': {
+    anonymous: [401, 401],
+    reader: [403, 404],
+    writer: [403, 404],
+    otherOwner: [403, 404],
+    owner: [204, 204],
+    admin: [204, 204],
+  },
+  'resource-put': /**/ {
+    anonymous: [401, 401],
+    reader: [403, 404],
+    writer: [403, 404],
+    otherOwner: [403, 404],
+    owner: [204, 204],
+    admin: [204, 204],
+  },
+  'snapshot-post': {
+    anonymous: [401, 401],
+    reader: [403, 404],
+    writer: [403, 404],
+    otherOwner: [403, 404],
+    owner: [201, 201],
+    admin: [201, 201],
+  },
+  'snapshot-put': /**/ {
+    anonymous: [401, 401],
+    reader: [403, 404],
+    writer: [403, 404],
+    otherOwner: [403, 404],
+    owner: [200, 200],
+    admin: [200, 200],
+  },
+  'snapshot-delete': {
+    anonymous: [401, 401],
+    reader: [403, 404],
+    writer: [403, 404],
+    otherOwner: [403, 404],
+    owner: [204, 204],
+    admin: [204, 204],
+  },
+  'validation-get': {
+    anonymous: [200, 404],
+    reader: [200, 404],
+    writer: [200, 404],
+    otherOwner: [200, 404],
+    owner: [200, 200],
+    admin: [200, 200],
+  },
+  'original-get': /**/ {
+    anonymous: [401, 401],
+    reader: [403, 404],
+    writer: [403, 404],
+    otherOwner: [403, 404],
+    owner: [200, 200],
+    admin: [200, 200],
+  },
+  'revision-original-get': {
+    anonymous: [401, 401],
+    reader: [403, 404],
+    writer: [403, 404],
+    otherOwner: [403, 404],
+    owner: [200, 200],
+    admin: [200, 200],
+  },
 };
 
 /** Whether the document is in the caller's list (and readable at all): [public, private]. */
 const LISTED: Record<Who, readonly [boolean, boolean]> = {
-  anonymous: [true, false], reader: [true, false], writer: [true, false], otherOwner: [true, false], owner: [true, true], admin: [true, true],
+  anonymous: [true, false],
+  reader: [true, false],
+  writer: [true, false],
+  otherOwner: [true, false],
+  owner: [true, true],
+  admin: [true, true],
 };
 
 const col = (vis: Vis) => (vis === 'public' ? 0 : 1);
 
 /** User names behind the tokens; the admin is the first-start token's user. */
-const NAME: Record<Exclude<Who, 'anonymous'>, string> = { reader: 'rita', writer: 'walt', otherOwner: 'oscar', owner: 'olive', admin: 'admin' };
+const NAME: Record<Exclude<Who, 'anonymous'>, string> = {
+  reader: 'rita',
+  writer: 'walt',
+  otherOwner: 'oscar',
+  owner: 'olive',
+  admin: 'admin',
+};
 
 interface Doc extends MarkedDoc {
   id: string;
@@ -106,7 +314,12 @@ interface Filed {
 }
 
 const tokenOf = (who: Who) => (who === 'anonymous' ? undefined : tokens[who]);
-const call = (who: Who, method: string, path: string, options: { body?: string | Buffer; contentType?: string; accept?: string } = {}) => {
+const call = (
+  who: Who,
+  method: string,
+  path: string,
+  options: { body?: string | Buffer; contentType?: string; accept?: string } = {},
+) => {
   const token = tokenOf(who);
   return api(server.url, method, path, { ...options, ...(token ? { token } : {}) });
 };
@@ -122,7 +335,12 @@ function mayRead(who: Who, doc: Doc): boolean {
 /** Every identifying string of a document: its content uuid, root uuid, title and remarks marker. */
 const fingerprints = (doc: Doc) => [doc.id, doc.rootUuid, doc.title, doc.marker];
 
-async function createDoc(ownerWho: 'owner' | 'otherOwner' | 'writer' | 'admin', visibility: Vis, label: string, path?: string): Promise<Doc> {
+async function createDoc(
+  ownerWho: 'owner' | 'otherOwner' | 'writer' | 'admin',
+  visibility: Vis,
+  label: string,
+  path?: string,
+): Promise<Doc> {
   const marked = markedCatalog(label, path ? { path } : {});
   const res = await call(ownerWho, 'POST', '/oscal/v1/catalog', { body: marked.body, contentType: 'application/json' });
   assert.equal(res.status, 201, res.text);
@@ -133,8 +351,15 @@ async function createDoc(ownerWho: 'owner' | 'otherOwner' | 'writer' | 'admin', 
   return doc;
 }
 
-async function setAccess(who: Who, doc: Doc, change: { visibility?: Vis; grants?: Doc['grants'] }): Promise<ApiResponse> {
-  const res = await call(who, 'PUT', `${docPath(doc.id)}/access`, { body: JSON.stringify(change), contentType: 'application/json' });
+async function setAccess(
+  who: Who,
+  doc: Doc,
+  change: { visibility?: Vis; grants?: Doc['grants'] },
+): Promise<ApiResponse> {
+  const res = await call(who, 'PUT', `${docPath(doc.id)}/access`, {
+    body: JSON.stringify(change),
+    contentType: 'application/json',
+  });
   assert.equal(res.status, 200, res.text);
   if (change.visibility) doc.visibility = change.visibility;
   if (change.grants) doc.grants = change.grants;
@@ -144,7 +369,10 @@ async function setAccess(who: Who, doc: Doc, change: { visibility?: Vis; grants?
 /** A file attached by the owner: its entry and bytes (which carry the document's marker). */
 async function attachTo(doc: Doc): Promise<{ entry: { uuid: string } & Record<string, unknown>; bytes: Buffer }> {
   const bytes = Buffer.concat([Buffer.from(doc.marker), randomBytes(64)]);
-  const res = await call('owner', 'POST', `${docPath(doc.id)}/attachment`, { body: bytes, contentType: 'application/octet-stream' });
+  const res = await call('owner', 'POST', `${docPath(doc.id)}/attachment`, {
+    body: bytes,
+    contentType: 'application/octet-stream',
+  });
   assert.equal(res.status, 201, res.text);
   return { entry: res.json(), bytes };
 }
@@ -178,7 +406,10 @@ async function assertListFor(who: Who): Promise<Set<string>> {
   assert.deepEqual(Object.keys(body), ['catalog-list']);
   const listed = new Set<string>(body['catalog-list'].map((item: { 'content-uuid': string }) => item['content-uuid']));
   assert.equal(listed.size, body['catalog-list'].length, 'no document listed twice');
-  const expected = [...registry.values()].filter((d) => mayRead(who, d)).map((d) => d.id).sort();
+  const expected = [...registry.values()]
+    .filter((d) => mayRead(who, d))
+    .map((d) => d.id)
+    .sort();
   assert.deepEqual([...listed].sort(), expected, `${who} lists exactly the documents it may read`);
   for (const doc of registry.values()) if (!mayRead(who, doc)) assertNoneOf(res, fingerprints(doc), `${who}'s list`);
   return listed;
@@ -187,7 +418,9 @@ async function assertListFor(who: Who): Promise<Set<string>> {
 before(async () => {
   // --workers 0: renditions of large documents stay queued, so the job resource is stable.
   // This suite presents many refused credentials on purpose; the limit on them is tested apart.
-  server = await TestServer.start({ args: ['--workers', '0', '--token-cache', String(TOKEN_CACHE_SECONDS), '--auth-failure-limit', '0'] });
+  server = await TestServer.start({
+    args: ['--workers', '0', '--token-cache', String(TOKEN_CACHE_SECONDS), '--auth-failure-limit', '0'],
+  });
   tokens.admin = server.adminToken();
   const [reader, writer, otherOwner, owner] = await Promise.all([
     makeToken(server.dataDir, NAME.reader, 'reader'),
@@ -195,7 +428,12 @@ before(async () => {
     makeToken(server.dataDir, NAME.otherOwner, 'writer'),
     makeToken(server.dataDir, NAME.owner, 'writer'),
   ]);
-  Object.assign(tokens, { reader: reader.secret, writer: writer.secret, otherOwner: otherOwner.secret, owner: owner.secret });
+  Object.assign(tokens, {
+    reader: reader.secret,
+    writer: writer.secret,
+    otherOwner: otherOwner.secret,
+    owner: owner.secret,
+  });
 
   publicDoc = await createDoc('owner', 'public', 'public');
   privateDoc = await createDoc('owner', 'private', 'private');
@@ -203,7 +441,11 @@ before(async () => {
   for (const vis of VIS) {
     const doc = await createDoc('owner', vis, `large ${vis}`, PRIVACY_RESOLVED_JSON);
     const pending = await call('owner', 'GET', docPath(doc.id), { accept: 'application/xml' });
-    assert.equal(pending.status, 202, `a large document's XML is not ready with no worker: ${pending.text.slice(0, 200)}`);
+    assert.equal(
+      pending.status,
+      202,
+      `a large document's XML is not ready with no worker: ${pending.text.slice(0, 200)}`,
+    );
     const id = /\/oscal\/v1\/jobs\/([^/?#]+)$/.exec(String(pending.headers.location))?.[1];
     assert.ok(id, `202 names the job in Location: ${pending.headers.location}`);
     jobs[vis] = { id, doc };
@@ -260,7 +502,13 @@ describe('the matrix: create (POST /oscal/v1/catalog)', () => {
       assert.equal(body['catalog-list'][0]['content-uuid'], contentUuid);
       assert.equal(body['catalog-list'][0].title, marked.title);
       assert.match(String(res.headers.location), new RegExp(`/oscal/v1/catalog/${contentUuid}$`));
-      const doc: Doc = { ...marked, id: contentUuid, owner: NAME[who as Exclude<Who, 'anonymous'>], visibility: 'private', grants: [] };
+      const doc: Doc = {
+        ...marked,
+        id: contentUuid,
+        owner: NAME[who as Exclude<Who, 'anonymous'>],
+        visibility: 'private',
+        grants: [],
+      };
       registry.set(doc.id, doc);
       // Private by default: the creator manages it, anonymous callers cannot see it.
       const access = await call(who, 'GET', `${docPath(doc.id)}/access`);
@@ -298,7 +546,9 @@ describe('the matrix: read (GET /oscal/v1/catalog/{id}) in each format', () => {
             const content = res.json();
             assert.equal(content.catalog.uuid, doc.rootUuid);
             assert.equal(content.catalog.metadata.title, doc.title);
-            assert.ok(content.catalog.metadata['document-ids'].some((d: { identifier: string }) => d.identifier === doc.id));
+            assert.ok(
+              content.catalog.metadata['document-ids'].some((d: { identifier: string }) => d.identifier === doc.id),
+            );
           } else if (op === 'read-xml') {
             assert.match(res.text, /^<\?xml [^>]*\?>\s*<catalog xmlns="http:\/\/csrc.nist.gov\/ns\/oscal\/1.0"/);
             assert.ok(res.text.includes(`uuid="${doc.rootUuid}"`));
@@ -331,7 +581,12 @@ describe('the matrix: replace (PUT /oscal/v1/catalog/{id}), a fresh document per
           return;
         }
         assertErrorBody(res, status);
-        if (!LISTED[who][col(vis)]) assertConceals(res, fingerprints(doc), await call(who, 'PUT', docPath(randomUUID()), { body, contentType: 'application/json' }));
+        if (!LISTED[who][col(vis)])
+          assertConceals(
+            res,
+            fingerprints(doc),
+            await call(who, 'PUT', docPath(randomUUID()), { body, contentType: 'application/json' }),
+          );
         assert.equal((await current(doc))?.title, doc.title, 'a refused replace changes nothing');
       });
     }
@@ -353,7 +608,8 @@ describe('the matrix: delete (DELETE /oscal/v1/catalog/{id}), a fresh document p
           return;
         }
         assertErrorBody(res, status);
-        if (!LISTED[who][col(vis)]) assertConceals(res, fingerprints(doc), await call(who, 'DELETE', docPath(randomUUID())));
+        if (!LISTED[who][col(vis)])
+          assertConceals(res, fingerprints(doc), await call(who, 'DELETE', docPath(randomUUID())));
         assert.equal((await current(doc))?.title, doc.title, 'a refused delete leaves the document');
       });
     }
@@ -369,7 +625,8 @@ describe('the matrix: access settings (GET /oscal/v1/catalog/{id}/access)', () =
         const res = await call(who, 'GET', `${docPath(doc.id)}/access`);
         if (status !== 200) {
           assertErrorBody(res, status);
-          if (!LISTED[who][col(vis)]) assertConceals(res, fingerprints(doc), await call(who, 'GET', `${docPath(randomUUID())}/access`));
+          if (!LISTED[who][col(vis)])
+            assertConceals(res, fingerprints(doc), await call(who, 'GET', `${docPath(randomUUID())}/access`));
           return;
         }
         assert.equal(res.status, 200, res.text);
@@ -400,7 +657,11 @@ describe('the matrix: change access (PUT /oscal/v1/catalog/{id}/access), a fresh
         }
         assertErrorBody(res, status);
         if (!LISTED[who][col(vis)]) {
-          assertConceals(res, fingerprints(doc), await call(who, 'PUT', `${docPath(randomUUID())}/access`, { body, contentType: 'application/json' }));
+          assertConceals(
+            res,
+            fingerprints(doc),
+            await call(who, 'PUT', `${docPath(randomUUID())}/access`, { body, contentType: 'application/json' }),
+          );
         }
         assert.equal((await accessOf(doc)).visibility, vis, 'a refused change leaves the visibility');
       });
@@ -433,11 +694,39 @@ describe('the matrix: rendition job (GET /oscal/v1/jobs/{id}) of a large documen
 
 /** Reads of a document's attachments and snapshots: the path below the document, and what a 200 holds. */
 const FILE_READS: { op: Op; path: (f: Filed) => string; check: (res: ApiResponse, f: Filed) => void }[] = [
-  { op: 'attachment-list', path: () => '/attachment', check: (res, f) => assert.deepEqual(res.json()['attachment-list'].map((r: { 'resource-uuid': string }) => r['resource-uuid']), [f.resource]) },
-  { op: 'attachment-get', path: (f) => `/attachment/${f.resource}`, check: (res, f) => assert.ok(res.body.equals(f.bytes)) },
-  { op: 'resource-get', path: (f) => `/attachment/${f.resource}/resource`, check: (res, f) => assert.equal(res.json().uuid, f.resource) },
-  { op: 'snapshot-list', path: () => '/snapshot', check: (res, f) => assert.deepEqual(res.json()['catalog-snapshot-list'].map((e: { 'snapshot-id': string }) => e['snapshot-id']), [f.snapshot]) },
-  { op: 'snapshot-get', path: (f) => `/snapshot/${f.snapshot}`, check: (res, f) => assert.equal(res.json().catalog.metadata.title, f.doc.title) },
+  {
+    op: 'attachment-list',
+    path: () => '/attachment',
+    check: (res, f) =>
+      assert.deepEqual(
+        res.json()['attachment-list'].map((r: { 'resource-uuid': string }) => r['resource-uuid']),
+        [f.resource],
+      ),
+  },
+  {
+    op: 'attachment-get',
+    path: (f) => `/attachment/${f.resource}`,
+    check: (res, f) => assert.ok(res.body.equals(f.bytes)),
+  },
+  {
+    op: 'resource-get',
+    path: (f) => `/attachment/${f.resource}/resource`,
+    check: (res, f) => assert.equal(res.json().uuid, f.resource),
+  },
+  {
+    op: 'snapshot-list',
+    path: () => '/snapshot',
+    check: (res, f) =>
+      assert.deepEqual(
+        res.json()['catalog-snapshot-list'].map((e: { 'snapshot-id': string }) => e['snapshot-id']),
+        [f.snapshot],
+      ),
+  },
+  {
+    op: 'snapshot-get',
+    path: (f) => `/snapshot/${f.snapshot}`,
+    check: (res, f) => assert.equal(res.json().catalog.metadata.title, f.doc.title),
+  },
 ];
 
 describe('the matrix: reads of attachments and snapshots', () => {
@@ -479,42 +768,71 @@ interface FileChange {
 }
 
 const asAdmin = (path: string) => api(server.url, 'GET', path, { token: tokens.admin });
-const resourceCount = async (doc: Doc) => (await asAdmin(`${docPath(doc.id)}/attachment`)).json()['attachment-list'].length as number;
-const snapshotsOf = async (doc: Doc) => (await asAdmin(`${docPath(doc.id)}/snapshot`)).json()['catalog-snapshot-list'] as { description: string | null }[];
+const resourceCount = async (doc: Doc) =>
+  (await asAdmin(`${docPath(doc.id)}/attachment`)).json()['attachment-list'].length as number;
+const snapshotsOf = async (doc: Doc) =>
+  (await asAdmin(`${docPath(doc.id)}/snapshot`)).json()['catalog-snapshot-list'] as { description: string | null }[];
 
 const FILE_CHANGES: FileChange[] = [
   {
-    op: 'attachment-post', prepare: async () => ({}),
+    op: 'attachment-post',
+    prepare: async () => ({}),
     request: (who) => ({ method: 'POST', path: '/attachment', body: `posted by ${who}`, contentType: 'text/plain' }),
     changed: async (doc) => (await resourceCount(doc)) === 1,
   },
   {
-    op: 'attachment-put', prepare: async (doc) => { const a = await attachTo(doc); return { resource: a.entry, bytes: a.bytes }; },
-    request: (who, s) => ({ method: 'PUT', path: `/attachment/${s.resource!.uuid}`, body: `replaced by ${who}`, contentType: 'text/plain' }),
-    changed: async (doc, s) => !(await asAdmin(`${docPath(doc.id)}/attachment/${s.resource!.uuid}`)).body.equals(s.bytes!),
+    op: 'attachment-put',
+    prepare: async (doc) => {
+      const a = await attachTo(doc);
+      return { resource: a.entry, bytes: a.bytes };
+    },
+    request: (who, s) => ({
+      method: 'PUT',
+      path: `/attachment/${s.resource!.uuid}`,
+      body: `replaced by ${who}`,
+      contentType: 'text/plain',
+    }),
+    changed: async (doc, s) =>
+      !(await asAdmin(`${docPath(doc.id)}/attachment/${s.resource!.uuid}`)).body.equals(s.bytes!),
   },
   {
-    op: 'attachment-delete', prepare: async (doc) => ({ resource: (await attachTo(doc)).entry }),
+    op: 'attachment-delete',
+    prepare: async (doc) => ({ resource: (await attachTo(doc)).entry }),
     request: (_who, s) => ({ method: 'DELETE', path: `/attachment/${s.resource!.uuid}` }),
     changed: async (doc) => (await resourceCount(doc)) === 0,
   },
   {
-    op: 'resource-put', prepare: async (doc) => ({ resource: (await attachTo(doc)).entry }),
-    request: (who, s) => ({ method: 'PUT', path: `/attachment/${s.resource!.uuid}/resource`, body: JSON.stringify({ ...s.resource, title: `titled by ${who}` }), contentType: 'application/json' }),
-    changed: async (doc, s) => (await asAdmin(`${docPath(doc.id)}/attachment/${s.resource!.uuid}/resource`)).json().title !== s.resource!.title,
+    op: 'resource-put',
+    prepare: async (doc) => ({ resource: (await attachTo(doc)).entry }),
+    request: (who, s) => ({
+      method: 'PUT',
+      path: `/attachment/${s.resource!.uuid}/resource`,
+      body: JSON.stringify({ ...s.resource, title: `titled by ${who}` }),
+      contentType: 'application/json',
+    }),
+    changed: async (doc, s) =>
+      (await asAdmin(`${docPath(doc.id)}/attachment/${s.resource!.uuid}/resource`)).json().title !== s.resource!.title,
   },
   {
-    op: 'snapshot-post', prepare: async () => ({}),
+    op: 'snapshot-post',
+    prepare: async () => ({}),
     request: () => ({ method: 'POST', path: '/snapshot' }),
     changed: async (doc) => (await snapshotsOf(doc)).length === 1,
   },
   {
-    op: 'snapshot-put', prepare: async (doc) => ({ snapshot: await snapshotOf(doc) }),
-    request: (who, s) => ({ method: 'PUT', path: `/snapshot/${s.snapshot}`, body: JSON.stringify({ snapshot: { description: `described by ${who}` } }), contentType: 'application/json' }),
+    op: 'snapshot-put',
+    prepare: async (doc) => ({ snapshot: await snapshotOf(doc) }),
+    request: (who, s) => ({
+      method: 'PUT',
+      path: `/snapshot/${s.snapshot}`,
+      body: JSON.stringify({ snapshot: { description: `described by ${who}` } }),
+      contentType: 'application/json',
+    }),
     changed: async (doc) => (await snapshotsOf(doc))[0]!.description !== null,
   },
   {
-    op: 'snapshot-delete', prepare: async (doc) => ({ snapshot: await snapshotOf(doc) }),
+    op: 'snapshot-delete',
+    prepare: async (doc) => ({ snapshot: await snapshotOf(doc) }),
     request: (_who, s) => ({ method: 'DELETE', path: `/snapshot/${s.snapshot}` }),
     changed: async (doc) => (await snapshotsOf(doc)).length === 0,
   },
@@ -536,7 +854,8 @@ describe('the matrix: changes of attachments and snapshots, a fresh document per
             return;
           }
           assertErrorBody(res, status);
-          if (!LISTED[who][col(vis)]) assertConceals(res, fingerprints(doc), await call(who, method, `${docPath(randomUUID())}${path}`, body));
+          if (!LISTED[who][col(vis)])
+            assertConceals(res, fingerprints(doc), await call(who, method, `${docPath(randomUUID())}${path}`, body));
           assert.equal(await changed(doc, set), false, 'a refused change changes nothing');
         });
       }
@@ -546,29 +865,75 @@ describe('the matrix: changes of attachments and snapshots, a fresh document per
 
 describe('an unknown token is refused with 401 on every endpoint, public content included', () => {
   const unknown = `odt_${randomBytes(32).toString('base64url')}`;
-  const cases: { name: string; method: string; path: () => string; body?: () => string; contentType?: string; accept?: string }[] = [
+  const cases: {
+    name: string;
+    method: string;
+    path: () => string;
+    body?: () => string;
+    contentType?: string;
+    accept?: string;
+  }[] = [
     { name: 'list', method: 'GET', path: () => '/oscal/v1/catalog' },
-    { name: 'create', method: 'POST', path: () => '/oscal/v1/catalog', body: () => markedCatalog('unknown token').body, contentType: 'application/json' },
+    {
+      name: 'create',
+      method: 'POST',
+      path: () => '/oscal/v1/catalog',
+      body: () => markedCatalog('unknown token').body,
+      contentType: 'application/json',
+    },
     { name: 'read-json', method: 'GET', path: () => docPath(publicDoc.id), accept: 'application/json' },
     { name: 'read-xml', method: 'GET', path: () => docPath(publicDoc.id), accept: 'application/xml' },
     { name: 'read-yaml', method: 'GET', path: () => docPath(publicDoc.id), accept: 'application/yaml' },
-    { name: 'replace', method: 'PUT', path: () => docPath(publicDoc.id), body: () => retitled(publicDoc, 'hijacked'), contentType: 'application/json' },
+    {
+      name: 'replace',
+      method: 'PUT',
+      path: () => docPath(publicDoc.id),
+      body: () => retitled(publicDoc, 'hijacked'),
+      contentType: 'application/json',
+    },
     { name: 'delete', method: 'DELETE', path: () => docPath(publicDoc.id) },
     { name: 'access-get', method: 'GET', path: () => `${docPath(publicDoc.id)}/access` },
-    { name: 'access-put', method: 'PUT', path: () => `${docPath(publicDoc.id)}/access`, body: () => '{"visibility":"private"}', contentType: 'application/json' },
+    {
+      name: 'access-put',
+      method: 'PUT',
+      path: () => `${docPath(publicDoc.id)}/access`,
+      body: () => '{"visibility":"private"}',
+      contentType: 'application/json',
+    },
     { name: 'job-get', method: 'GET', path: () => `/oscal/v1/jobs/${jobs.public.id}` },
     { name: 'attachment-list', method: 'GET', path: () => `${docPath(filed.public.doc.id)}/attachment` },
-    { name: 'attachment-get', method: 'GET', path: () => `${docPath(filed.public.doc.id)}/attachment/${filed.public.resource}` },
-    { name: 'attachment-post', method: 'POST', path: () => `${docPath(filed.public.doc.id)}/attachment`, body: () => 'unknown token', contentType: 'text/plain' },
-    { name: 'attachment-delete', method: 'DELETE', path: () => `${docPath(filed.public.doc.id)}/attachment/${filed.public.resource}` },
+    {
+      name: 'attachment-get',
+      method: 'GET',
+      path: () => `${docPath(filed.public.doc.id)}/attachment/${filed.public.resource}`,
+    },
+    {
+      name: 'attachment-post',
+      method: 'POST',
+      path: () => `${docPath(filed.public.doc.id)}/attachment`,
+      body: () => 'unknown token',
+      contentType: 'text/plain',
+    },
+    {
+      name: 'attachment-delete',
+      method: 'DELETE',
+      path: () => `${docPath(filed.public.doc.id)}/attachment/${filed.public.resource}`,
+    },
     { name: 'snapshot-list', method: 'GET', path: () => `${docPath(filed.public.doc.id)}/snapshot` },
     { name: 'snapshot-post', method: 'POST', path: () => `${docPath(filed.public.doc.id)}/snapshot` },
-    { name: 'snapshot-delete', method: 'DELETE', path: () => `${docPath(filed.public.doc.id)}/snapshot/${filed.public.snapshot}` },
+    {
+      name: 'snapshot-delete',
+      method: 'DELETE',
+      path: () => `${docPath(filed.public.doc.id)}/snapshot/${filed.public.snapshot}`,
+    },
   ];
   for (const c of cases) {
     test(`${c.name}: 401`, async () => {
       const res = await api(server.url, c.method, c.path(), {
-        token: unknown, ...(c.body ? { body: c.body() } : {}), ...(c.contentType ? { contentType: c.contentType } : {}), ...(c.accept ? { accept: c.accept } : {}),
+        token: unknown,
+        ...(c.body ? { body: c.body() } : {}),
+        ...(c.contentType ? { contentType: c.contentType } : {}),
+        ...(c.accept ? { accept: c.accept } : {}),
       });
       assertErrorBody(res, 401, /token/i);
       assertNoneOf(res, [unknown, publicDoc.marker, publicDoc.rootUuid]);
@@ -587,7 +952,9 @@ describe('grants', () => {
     const doc = await createDoc('owner', 'private', 'read grant');
     const ungranted = await call('reader', 'GET', docPath(doc.id));
     assertErrorBody(ungranted, 404);
-    const granted = await setAccess('owner', doc, { grants: [{ principal: `user:${NAME.reader}`, permission: 'read' }] });
+    const granted = await setAccess('owner', doc, {
+      grants: [{ principal: `user:${NAME.reader}`, permission: 'read' }],
+    });
     assert.deepEqual(granted.json().grants, [{ principal: 'user:rita', permission: 'read' }]);
 
     for (const accept of ['application/json', 'application/xml', 'application/yaml']) {
@@ -596,12 +963,21 @@ describe('grants', () => {
       assert.ok(read.text.includes(doc.marker));
     }
     assert.ok((await assertListFor('reader')).has(doc.id));
-    const put = await call('reader', 'PUT', docPath(doc.id), { body: retitled(doc, 'changed by a reader'), contentType: 'application/json' });
+    const put = await call('reader', 'PUT', docPath(doc.id), {
+      body: retitled(doc, 'changed by a reader'),
+      contentType: 'application/json',
+    });
     assertErrorBody(put, 403, /change|write|replace/i);
     const del = await call('reader', 'DELETE', docPath(doc.id));
     assertErrorBody(del, 403, /delete/i);
     assertErrorBody(await call('reader', 'GET', `${docPath(doc.id)}/access`), 403);
-    assertErrorBody(await call('reader', 'PUT', `${docPath(doc.id)}/access`, { body: '{"visibility":"public"}', contentType: 'application/json' }), 403);
+    assertErrorBody(
+      await call('reader', 'PUT', `${docPath(doc.id)}/access`, {
+        body: '{"visibility":"public"}',
+        contentType: 'application/json',
+      }),
+      403,
+    );
     assert.equal((await current(doc))?.title, doc.title);
     assert.equal((await accessOf(doc)).visibility, 'private');
 
@@ -622,7 +998,10 @@ describe('grants', () => {
     const doc = await createDoc('owner', 'private', 'write grant');
     await setAccess('owner', doc, { grants: [{ principal: `user:${NAME.reader}`, permission: 'write' }] });
     const title = `${doc.title} edited by the grantee`;
-    const put = await call('reader', 'PUT', docPath(doc.id), { body: retitled(doc, title), contentType: 'application/json' });
+    const put = await call('reader', 'PUT', docPath(doc.id), {
+      body: retitled(doc, title),
+      contentType: 'application/json',
+    });
     assert.equal(put.status, 204, put.text);
     const read = await call('reader', 'GET', docPath(doc.id));
     assert.equal(read.status, 200);
@@ -631,7 +1010,10 @@ describe('grants', () => {
     assertErrorBody(del, 403, /delete/i);
     assert.equal((await current(doc))?.title, title, 'still there');
     assertErrorBody(await call('reader', 'GET', `${docPath(doc.id)}/access`), 403);
-    const grantItself = await call('reader', 'PUT', `${docPath(doc.id)}/access`, { body: '{"visibility":"public"}', contentType: 'application/json' });
+    const grantItself = await call('reader', 'PUT', `${docPath(doc.id)}/access`, {
+      body: '{"visibility":"public"}',
+      contentType: 'application/json',
+    });
     assertErrorBody(grantItself, 403);
     assert.equal((await accessOf(doc)).visibility, 'private');
   });
@@ -645,28 +1027,61 @@ describe('grants', () => {
     assert.equal(file.status, 200, file.text);
     assert.ok(file.body.equals(bytes));
     assert.equal((await call('reader', 'GET', `${docPath(doc.id)}/snapshot/${snapshot}`)).status, 200);
-    assertErrorBody(await call('reader', 'POST', `${docPath(doc.id)}/attachment`, { body: 'x', contentType: 'text/plain' }), 403);
+    assertErrorBody(
+      await call('reader', 'POST', `${docPath(doc.id)}/attachment`, { body: 'x', contentType: 'text/plain' }),
+      403,
+    );
     assertErrorBody(await call('reader', 'DELETE', `${docPath(doc.id)}/attachment/${entry.uuid}`), 403);
     assertErrorBody(await call('reader', 'POST', `${docPath(doc.id)}/snapshot`), 403);
-    assertErrorBody(await call('reader', 'PUT', `${docPath(doc.id)}/snapshot/${snapshot}`, { body: '{"snapshot": {"labels": ["x"]}}', contentType: 'application/json' }), 403);
+    assertErrorBody(
+      await call('reader', 'PUT', `${docPath(doc.id)}/snapshot/${snapshot}`, {
+        body: '{"snapshot": {"labels": ["x"]}}',
+        contentType: 'application/json',
+      }),
+      403,
+    );
     assert.equal(await resourceCount(doc), 1);
-    assert.deepEqual((await snapshotsOf(doc)).map((e) => e.description), [null]);
+    assert.deepEqual(
+      (await snapshotsOf(doc)).map((e) => e.description),
+      [null],
+    );
   });
 
   test('a write grant allows attachment and snapshot changes, but not deleting a snapshot (403)', async () => {
     const doc = await createDoc('owner', 'private', 'write grant on files');
     await setAccess('owner', doc, { grants: [{ principal: `user:${NAME.reader}`, permission: 'write' }] });
-    const posted = await call('reader', 'POST', `${docPath(doc.id)}/attachment`, { body: 'by the grantee', contentType: 'text/plain' });
+    const posted = await call('reader', 'POST', `${docPath(doc.id)}/attachment`, {
+      body: 'by the grantee',
+      contentType: 'text/plain',
+    });
     assert.equal(posted.status, 201, posted.text);
     const resource = posted.json().uuid;
-    assert.equal((await call('reader', 'PUT', `${docPath(doc.id)}/attachment/${resource}`, { body: 'again', contentType: 'text/plain' })).status, 204);
+    assert.equal(
+      (
+        await call('reader', 'PUT', `${docPath(doc.id)}/attachment/${resource}`, {
+          body: 'again',
+          contentType: 'text/plain',
+        })
+      ).status,
+      204,
+    );
     const made = await call('reader', 'POST', `${docPath(doc.id)}/snapshot`);
     assert.equal(made.status, 201, made.text);
     const snapshot = made.json()['snapshot-id'];
-    const described = await call('reader', 'PUT', `${docPath(doc.id)}/snapshot/${snapshot}`, { body: '{"snapshot": {"description": "by the grantee"}}', contentType: 'application/json' });
+    const described = await call('reader', 'PUT', `${docPath(doc.id)}/snapshot/${snapshot}`, {
+      body: '{"snapshot": {"description": "by the grantee"}}',
+      contentType: 'application/json',
+    });
     assert.equal(described.status, 200, described.text);
-    assertErrorBody(await call('reader', 'DELETE', `${docPath(doc.id)}/snapshot/${snapshot}`), 403, /owner or an admin/);
-    assert.deepEqual((await snapshotsOf(doc)).map((e) => e.description), ['by the grantee']);
+    assertErrorBody(
+      await call('reader', 'DELETE', `${docPath(doc.id)}/snapshot/${snapshot}`),
+      403,
+      /owner or an admin/,
+    );
+    assert.deepEqual(
+      (await snapshotsOf(doc)).map((e) => e.description),
+      ['by the grantee'],
+    );
     assert.equal((await call('reader', 'DELETE', `${docPath(doc.id)}/attachment/${resource}`)).status, 204);
     assert.equal(await resourceCount(doc), 0);
   });
@@ -698,7 +1113,11 @@ describe('tokens that no longer hold', () => {
     for (const res of [
       await api(server.url, 'GET', '/oscal/v1/catalog', { token: secret }),
       await api(server.url, 'GET', docPath(publicDoc.id), { token: secret }),
-      await api(server.url, 'POST', '/oscal/v1/catalog', { token: secret, body: markedCatalog('revoked').body, contentType: 'application/json' }),
+      await api(server.url, 'POST', '/oscal/v1/catalog', {
+        token: secret,
+        body: markedCatalog('revoked').body,
+        contentType: 'application/json',
+      }),
       await api(server.url, 'GET', `/oscal/v1/jobs/${jobs.public.id}`, { token: secret }),
     ]) {
       assertErrorBody(res, 401, /token/i);
@@ -722,7 +1141,16 @@ describe('tokens that no longer hold', () => {
     const anonymous = await api(server.url, 'GET', docPath(publicDoc.id));
     assert.equal(anonymous.status, 200, 'the document is public');
     const owner = tokens.owner;
-    for (const header of ['Basic b2xpdmU6c2VjcmV0', 'Bearer', 'Bearer ', `Bearer ${owner} extra`, `Token ${owner}`, owner, `Bearer ${owner}%`, '']) {
+    for (const header of [
+      'Basic b2xpdmU6c2VjcmV0',
+      'Bearer',
+      'Bearer ',
+      `Bearer ${owner} extra`,
+      `Token ${owner}`,
+      owner,
+      `Bearer ${owner}%`,
+      '',
+    ]) {
       const res = await api(server.url, 'GET', docPath(publicDoc.id), { headers: { authorization: header } });
       assertErrorBody(res, 401, /Authorization|Bearer|token/);
       assertNoneOf(res, [owner, publicDoc.marker, publicDoc.title], `header ${JSON.stringify(header.slice(0, 12))}`);
@@ -773,7 +1201,8 @@ describe('the matrix: the bytes as sent (GET /oscal/v1/catalog/{id}/original, ..
           if (status !== 200) {
             assertErrorBody(res, status);
             assertNoneOf(res, fingerprints(doc));
-            if (!LISTED[who][col(vis)]) assertConceals(res, fingerprints(doc), await call(who, 'GET', `${docPath(randomUUID())}${path}`));
+            if (!LISTED[who][col(vis)])
+              assertConceals(res, fingerprints(doc), await call(who, 'GET', `${docPath(randomUUID())}${path}`));
             return;
           }
           assert.equal(res.status, 200, res.text);
@@ -789,10 +1218,22 @@ describe('the matrix: the bytes as sent (GET /oscal/v1/catalog/{id}/original, ..
  * Constraint sets and validation of a body concern no document: registering and deleting a set
  * is for admins; reading sets and validating need a signed-in caller of any role.
  */
-const SET_XML = '<metaschema-meta-constraints xmlns="http://csrc.nist.gov/ns/oscal/metaschema/1.0"><context><metapath target="/catalog"/><constraints><expect id="has-title" target="metadata" test="exists(title)"/></constraints></context></metaschema-meta-constraints>';
-const SET_OPS: Record<string, { request: (who: Who) => { method: string; path: string; body?: string; contentType?: string }; expected: Record<Who, number> }> = {
+const SET_XML =
+  '<metaschema-meta-constraints xmlns="http://csrc.nist.gov/ns/oscal/metaschema/1.0"><context><metapath target="/catalog"/><constraints><expect id="has-title" target="metadata" test="exists(title)"/></constraints></context></metaschema-meta-constraints>';
+const SET_OPS: Record<
+  string,
+  {
+    request: (who: Who) => { method: string; path: string; body?: string; contentType?: string };
+    expected: Record<Who, number>;
+  }
+> = {
   'constraint-set-put': {
-    request: (who) => ({ method: 'PUT', path: `/oscal/v1/constraint-set/by-${who.toLowerCase()}`, body: SET_XML, contentType: 'application/xml' }),
+    request: (who) => ({
+      method: 'PUT',
+      path: `/oscal/v1/constraint-set/by-${who.toLowerCase()}`,
+      body: SET_XML,
+      contentType: 'application/xml',
+    }),
     expected: { anonymous: 401, reader: 403, writer: 403, otherOwner: 403, owner: 403, admin: 201 },
   },
   'constraint-set-list': {
@@ -808,7 +1249,12 @@ const SET_OPS: Record<string, { request: (who: Who) => { method: string; path: s
     expected: { anonymous: 401, reader: 403, writer: 403, otherOwner: 403, owner: 403, admin: 204 },
   },
   validate: {
-    request: () => ({ method: 'POST', path: '/oscal/v1/validate?constraints=shared', body: markedCatalog('validated').body, contentType: 'application/json' }),
+    request: () => ({
+      method: 'POST',
+      path: '/oscal/v1/validate?constraints=shared',
+      body: markedCatalog('validated').body,
+      contentType: 'application/json',
+    }),
     expected: { anonymous: 401, reader: 200, writer: 200, otherOwner: 200, owner: 200, admin: 200 },
   },
 };
@@ -817,14 +1263,27 @@ describe('the matrix: constraint sets and POST /validate', () => {
   for (const [op, { request, expected }] of Object.entries(SET_OPS)) {
     for (const who of WHO) {
       test(`${op}, ${who}: ${expected[who]}`, async () => {
-        assert.equal((await api(server.url, 'PUT', '/oscal/v1/constraint-set/shared', { token: tokens.admin, body: SET_XML, contentType: 'application/xml' })).status < 300, true);
+        assert.equal(
+          (
+            await api(server.url, 'PUT', '/oscal/v1/constraint-set/shared', {
+              token: tokens.admin,
+              body: SET_XML,
+              contentType: 'application/xml',
+            })
+          ).status < 300,
+          true,
+        );
         const { method, path, ...body } = request(who);
         const res = await call(who, method, path, body);
         if (expected[who] >= 400) assertErrorBody(res, expected[who]);
         else assert.equal(res.status, expected[who], res.text);
-        const sets = (await api(server.url, 'GET', '/oscal/v1/constraint-set', { token: tokens.admin })).json()['constraint-sets'].map((x: { name: string }) => x.name);
-        if (op === 'constraint-set-put') assert.equal(sets.includes(`by-${who.toLowerCase()}`), expected[who] === 201, 'registered only when allowed');
-        if (op === 'constraint-set-delete') assert.equal(sets.includes('shared'), expected[who] !== 204, 'deleted only when allowed');
+        const sets = (await api(server.url, 'GET', '/oscal/v1/constraint-set', { token: tokens.admin }))
+          .json()
+          ['constraint-sets'].map((x: { name: string }) => x.name);
+        if (op === 'constraint-set-put')
+          assert.equal(sets.includes(`by-${who.toLowerCase()}`), expected[who] === 201, 'registered only when allowed');
+        if (op === 'constraint-set-delete')
+          assert.equal(sets.includes('shared'), expected[who] !== 204, 'deleted only when allowed');
       });
     }
   }

@@ -62,9 +62,15 @@ describe('every model: POST in each format, GET in each format gives the same do
         // The stored document is what was sent plus the assigned content identifier (D2).
         const expected = parseOscal(body, sent).content;
         const metadata = (expected[model] as { metadata: Record<string, unknown> }).metadata;
-        metadata['document-ids'] = [{ scheme: CONTENT_UUID_SCHEME, identifier: item['content-uuid'] }, ...((metadata['document-ids'] as unknown[]) ?? [])];
+        metadata['document-ids'] = [
+          { scheme: CONTENT_UUID_SCHEME, identifier: item['content-uuid'] },
+          ...((metadata['document-ids'] as unknown[]) ?? []),
+        ];
         for (const wanted of FORMATS) {
-          const got = await api(url(), 'GET', `/${model}/${item['content-uuid']}`, { token: writer, accept: TYPES[wanted] });
+          const got = await api(url(), 'GET', `/${model}/${item['content-uuid']}`, {
+            token: writer,
+            accept: TYPES[wanted],
+          });
           assert.equal(got.status, 200, got.text);
           assert.equal(got.headers['content-type'], TYPES[wanted]);
           assert.deepEqual(parseOscal(got.text, wanted).content, expected);
@@ -84,14 +90,33 @@ describe('list items, replace, delete', () => {
         m.remarks = 'Remark text';
         m.props = [{ name: 'marking', value: 'CUI' }];
       });
-      assert.equal((await api(url(), 'POST', '/catalog', { token: writer, body, contentType: TYPES.json })).status, 201);
+      assert.equal(
+        (await api(url(), 'POST', '/catalog', { token: writer, body, contentType: TYPES.json })).status,
+        201,
+      );
     }
     const first = await api(url(), 'GET', '/catalog?q=paging&limit=2', { token: writer });
     assert.equal(first.status, 200);
     const page1 = first.json()['catalog-list'];
-    assert.deepEqual(page1.map((i: { title: string }) => i.title), ['Paging A', 'Paging B']);
+    assert.deepEqual(
+      page1.map((i: { title: string }) => i.title),
+      ['Paging A', 'Paging B'],
+    );
     const item = page1[0];
-    assert.deepEqual(Object.keys(item).sort(), ['content-uuid', 'document-ids', 'last-modified', 'markings', 'oscal-version', 'published', 'remarks', 'title', 'version'].sort());
+    assert.deepEqual(
+      Object.keys(item).sort(),
+      [
+        'content-uuid',
+        'document-ids',
+        'last-modified',
+        'markings',
+        'oscal-version',
+        'published',
+        'remarks',
+        'title',
+        'version',
+      ].sort(),
+    );
     assert.equal(item.published, '2024-02-03T04:05:06Z');
     assert.deepEqual(item.markings, ['CUI']);
     assert.equal(item.remarks, 'Remark text');
@@ -99,16 +124,30 @@ describe('list items, replace, delete', () => {
     const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.link as string)?.[1];
     assert.ok(next, 'a Link header to the next page');
     const second = await api(next.replace(url(), url()), 'GET', '', { token: writer });
-    assert.deepEqual(second.json()['catalog-list'].map((i: { title: string }) => i.title), ['Paging C']);
+    assert.deepEqual(
+      second.json()['catalog-list'].map((i: { title: string }) => i.title),
+      ['Paging C'],
+    );
     assert.equal(second.headers.link, undefined);
     const descending = await api(url(), 'GET', '/catalog?q=paging&sort=-title', { token: writer });
-    assert.deepEqual(descending.json()['catalog-list'].map((i: { title: string }) => i.title), ['Paging C', 'Paging B', 'Paging A']);
+    assert.deepEqual(
+      descending.json()['catalog-list'].map((i: { title: string }) => i.title),
+      ['Paging C', 'Paging B', 'Paging A'],
+    );
   });
 
   test('PUT replaces the document (204) and adds a revision; DELETE (204) then GET 404', async () => {
-    const created = await api(url(), 'POST', '/system-security-plan', { token: writer, body: sample('system-security-plan', 'xml'), contentType: TYPES.xml });
+    const created = await api(url(), 'POST', '/system-security-plan', {
+      token: writer,
+      body: sample('system-security-plan', 'xml'),
+      contentType: TYPES.xml,
+    });
     const id = created.json()['system-security-plan-list'][0]['content-uuid'];
-    const replaced = await api(url(), 'PUT', `/system-security-plan/${id}`, { token: writer, body: sample('system-security-plan', 'yaml', (m) => (m.title = 'Replaced title')), contentType: TYPES.yaml });
+    const replaced = await api(url(), 'PUT', `/system-security-plan/${id}`, {
+      token: writer,
+      body: sample('system-security-plan', 'yaml', (m) => (m.title = 'Replaced title')),
+      contentType: TYPES.yaml,
+    });
     assert.equal(replaced.status, 204);
     assert.equal(replaced.text, '');
     const got = await api(url(), 'GET', `/system-security-plan/${id}`, { token: writer });
@@ -117,7 +156,13 @@ describe('list items, replace, delete', () => {
     const store = new SqliteStore(join(server.dataDir, 'oscal-depot.sqlite'));
     try {
       const revisions = await store.listRevisions(id);
-      assert.deepEqual(revisions.map((r) => [r.number, r.originalFormat, r.author]), [[2, 'yaml', 'wanda'], [1, 'xml', 'wanda']]);
+      assert.deepEqual(
+        revisions.map((r) => [r.number, r.originalFormat, r.author]),
+        [
+          [2, 'yaml', 'wanda'],
+          [1, 'xml', 'wanda'],
+        ],
+      );
     } finally {
       await store.close();
     }
@@ -130,16 +175,23 @@ describe('list items, replace, delete', () => {
 describe('identifier rules (D2)', () => {
   const V4 = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
   const V5 = '886313e1-3b8a-5372-9b90-0c9aee199e5d';
-  const post = (body: string, format: Format = 'json') => api(url(), 'POST', '/catalog', { token: writer, body, contentType: TYPES[format] });
-  const withIds = (ids: unknown[], format: Format = 'json') => sample('catalog', format, (m) => (m['document-ids'] = ids));
+  const post = (body: string, format: Format = 'json') =>
+    api(url(), 'POST', '/catalog', { token: writer, body, contentType: TYPES[format] });
+  const withIds = (ids: unknown[], format: Format = 'json') =>
+    sample('catalog', format, (m) => (m['document-ids'] = ids));
 
   test('a valid v4 or v5 content identifier is kept; upper-case hex is lower-cased', async () => {
-    for (const [given, kept] of [[V4, V4], [V5.toUpperCase(), V5]]) {
+    for (const [given, kept] of [
+      [V4, V4],
+      [V5.toUpperCase(), V5],
+    ]) {
       const r = await post(withIds([{ scheme: CONTENT_UUID_SCHEME, identifier: given }]));
       assert.equal(r.status, 201, r.text);
       assert.equal(r.json()['catalog-list'][0]['content-uuid'], kept);
       const stored = await api(url(), 'GET', `/catalog/${kept}`, { token: writer });
-      assert.deepEqual(metadataOf(stored.text, 'json')['document-ids'], [{ scheme: CONTENT_UUID_SCHEME, identifier: kept }]);
+      assert.deepEqual(metadataOf(stored.text, 'json')['document-ids'], [
+        { scheme: CONTENT_UUID_SCHEME, identifier: kept },
+      ]);
     }
   });
 
@@ -150,7 +202,10 @@ describe('identifier rules (D2)', () => {
     const id = r.json()['catalog-list'][0]['content-uuid'];
     assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const stored = await api(url(), 'GET', `/catalog/${id}`, { token: writer, accept: TYPES.yaml });
-    assert.deepEqual(metadataOf(stored.text, 'yaml')['document-ids'], [{ scheme: CONTENT_UUID_SCHEME, identifier: id }, external]);
+    assert.deepEqual(metadataOf(stored.text, 'yaml')['document-ids'], [
+      { scheme: CONTENT_UUID_SCHEME, identifier: id },
+      external,
+    ]);
   });
 
   test('the hyphenated scheme spelling is read, and written as contentuuid', async () => {
@@ -165,37 +220,61 @@ describe('identifier rules (D2)', () => {
     const invalid = await post(withIds([{ scheme: CONTENT_UUID_SCHEME, identifier: 'not-a-uuid' }]));
     assert.equal(invalid.status, 422);
     assert.equal(invalid.json().code, 'invalid-identifier');
-    const v1 = await post(withIds([{ scheme: CONTENT_UUID_SCHEME, identifier: '2c1d2b3a-1f2e-1d5c-8b7a-0a1b2c3d4e5f' }]));
+    const v1 = await post(
+      withIds([{ scheme: CONTENT_UUID_SCHEME, identifier: '2c1d2b3a-1f2e-1d5c-8b7a-0a1b2c3d4e5f' }]),
+    );
     assert.equal(v1.status, 422, 'a version 1 UUID is not accepted');
     const again = await post(withIds([{ scheme: CONTENT_UUID_SCHEME, identifier: V4 }]));
     assert.equal(again.status, 409);
     assert.equal(again.json()['status-code'], 409);
   });
 
-  test('PUT with a different content identifier is 409; without one, the path\'s id is inserted', async () => {
+  test("PUT with a different content identifier is 409; without one, the path's id is inserted", async () => {
     const id = 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d';
     assert.equal((await post(withIds([{ scheme: CONTENT_UUID_SCHEME, identifier: id }]))).status, 201);
-    const other = await api(url(), 'PUT', `/catalog/${id}`, { token: writer, body: withIds([{ scheme: CONTENT_UUID_SCHEME, identifier: V5 }]), contentType: TYPES.json });
+    const other = await api(url(), 'PUT', `/catalog/${id}`, {
+      token: writer,
+      body: withIds([{ scheme: CONTENT_UUID_SCHEME, identifier: V5 }]),
+      contentType: TYPES.json,
+    });
     assert.equal(other.status, 409);
-    const none = await api(url(), 'PUT', `/catalog/${id}`, { token: writer, body: sample('catalog', 'json', (m) => delete m['document-ids']), contentType: TYPES.json });
+    const none = await api(url(), 'PUT', `/catalog/${id}`, {
+      token: writer,
+      body: sample('catalog', 'json', (m) => delete m['document-ids']),
+      contentType: TYPES.json,
+    });
     assert.equal(none.status, 204, none.text);
     const stored = await api(url(), 'GET', `/catalog/${id}`, { token: writer });
-    assert.deepEqual(metadataOf(stored.text, 'json')['document-ids'], [{ scheme: CONTENT_UUID_SCHEME, identifier: id }]);
+    assert.deepEqual(metadataOf(stored.text, 'json')['document-ids'], [
+      { scheme: CONTENT_UUID_SCHEME, identifier: id },
+    ]);
   });
 });
 
 describe('serving stored renditions', () => {
   test('compressed from stored bytes, with an ETag honoured by If-None-Match', async () => {
-    const r = await api(url(), 'POST', '/catalog', { token: writer, body: sample('catalog', 'json'), contentType: TYPES.json });
+    const r = await api(url(), 'POST', '/catalog', {
+      token: writer,
+      body: sample('catalog', 'json'),
+      contentType: TYPES.json,
+    });
     const id = r.json()['catalog-list'][0]['content-uuid'];
     const plain = await api(url(), 'GET', `/catalog/${id}`, { token: writer, accept: TYPES.xml });
     assert.equal(plain.headers['content-encoding'], undefined);
-    const gz = await api(url(), 'GET', `/catalog/${id}`, { token: writer, accept: TYPES.xml, headers: { 'accept-encoding': 'gzip' } });
+    const gz = await api(url(), 'GET', `/catalog/${id}`, {
+      token: writer,
+      accept: TYPES.xml,
+      headers: { 'accept-encoding': 'gzip' },
+    });
     assert.equal(gz.headers['content-encoding'], 'gzip');
     assert.deepEqual(gunzipSync(gz.body), plain.body);
     const etag = plain.headers.etag as string;
     assert.match(etag, /^W\/"[0-9a-f]{64}"$/);
-    const cached = await api(url(), 'GET', `/catalog/${id}`, { token: writer, accept: TYPES.xml, headers: { 'if-none-match': etag } });
+    const cached = await api(url(), 'GET', `/catalog/${id}`, {
+      token: writer,
+      accept: TYPES.xml,
+      headers: { 'if-none-match': etag },
+    });
     assert.equal(cached.status, 304);
     assert.equal(cached.body.length, 0);
     const json = await api(url(), 'GET', `/catalog/${id}`, { token: writer, headers: { 'if-none-match': etag } });
@@ -205,12 +284,20 @@ describe('serving stored renditions', () => {
 
 describe('persistence and operations', () => {
   test('renditions read back byte-identical from a new process on the same data directory', async () => {
-    const r = await api(url(), 'POST', '/profile', { token: writer, body: sample('profile', 'xml'), contentType: TYPES.xml });
+    const r = await api(url(), 'POST', '/profile', {
+      token: writer,
+      body: sample('profile', 'xml'),
+      contentType: TYPES.xml,
+    });
     const id = r.json()['profile-list'][0]['content-uuid'];
-    const before = await Promise.all(FORMATS.map((f) => api(url(), 'GET', `/profile/${id}`, { token: writer, accept: TYPES[f] })));
+    const before = await Promise.all(
+      FORMATS.map((f) => api(url(), 'GET', `/profile/${id}`, { token: writer, accept: TYPES[f] })),
+    );
     assert.equal(await server.stop(), 0, 'a clean exit on SIGTERM');
     server = await TestServer.start({ dataDir: server.dataDir });
-    const afterRestart = await Promise.all(FORMATS.map((f) => api(url(), 'GET', `/profile/${id}`, { token: writer, accept: TYPES[f] })));
+    const afterRestart = await Promise.all(
+      FORMATS.map((f) => api(url(), 'GET', `/profile/${id}`, { token: writer, accept: TYPES[f] })),
+    );
     for (let i = 0; i < FORMATS.length; i++) {
       assert.equal(afterRestart[i]!.status, 200);
       assert.ok(afterRestart[i]!.body.equals(before[i]!.body), `${FORMATS[i]} differs after restart`);
@@ -229,7 +316,10 @@ describe('persistence and operations', () => {
     await api(url(), 'GET', '/catalog', { token: writer });
     const metrics = await api(server.url, 'GET', '/metrics');
     assert.match(metrics.headers['content-type'] as string, /^text\/plain/);
-    assert.match(metrics.text, /oscal_depot_http_requests_total\{method="GET",route="\/oscal\/v1\/:model",status="200"\} \d+/);
+    assert.match(
+      metrics.text,
+      /oscal_depot_http_requests_total\{method="GET",route="\/oscal\/v1\/:model",status="200"\} \d+/,
+    );
     assert.match(metrics.text, /oscal_depot_documents \d+/);
     const openapi = (await api(server.url, 'GET', '/openapi.json')).json();
     assert.equal(openapi.openapi.startsWith('3.'), true);

@@ -13,7 +13,10 @@ import { createTokenFor, TestServer } from './support/server.js';
 import { CONTENT } from './support/shared.js';
 
 const SSP = readFileSync(join(CONTENT, 'oscal-content@88bb8de', 'examples', 'ssp', 'json', 'ssp-example.json'), 'utf8');
-const CATALOG = readFileSync(join(CONTENT, 'oscal-content@88bb8de', 'examples', 'catalog', 'json', 'basic-catalog.json'), 'utf8');
+const CATALOG = readFileSync(
+  join(CONTENT, 'oscal-content@88bb8de', 'examples', 'catalog', 'json', 'basic-catalog.json'),
+  'utf8',
+);
 /** Set by the server for each answer on its own. */
 const PER_ANSWER = new Set(['date', 'x-request-id']);
 
@@ -26,7 +29,11 @@ let publicSsp: string;
 let privateCatalog: string;
 
 async function create(token: string, model: string, body: string): Promise<string> {
-  const res = await api(`${server.url}/oscal/v1`, 'POST', `/${model}`, { token, body, contentType: 'application/json' });
+  const res = await api(`${server.url}/oscal/v1`, 'POST', `/${model}`, {
+    token,
+    body,
+    contentType: 'application/json',
+  });
   assert.equal(res.status, 201, res.text);
   return res.json()[`${model}-list`][0]['content-uuid'];
 }
@@ -40,9 +47,17 @@ before(async () => {
   publicSsp = await create(owner, 'system-security-plan', SSP);
   privateCatalog = await create(owner, 'catalog', CATALOG);
   const base = `${server.url}/oscal/v1`;
-  const access = (id: string, model: string, body: unknown) => api(base, 'PUT', `/${model}/${id}/access`, { token: owner, body: JSON.stringify(body), contentType: 'application/json' });
+  const access = (id: string, model: string, body: unknown) =>
+    api(base, 'PUT', `/${model}/${id}/access`, {
+      token: owner,
+      body: JSON.stringify(body),
+      contentType: 'application/json',
+    });
   assert.equal((await access(publicSsp, 'system-security-plan', { visibility: 'public' })).status, 200);
-  assert.equal((await access(privateCatalog, 'catalog', { grants: [{ principal: 'user:gus', permission: 'read' }] })).status, 200);
+  assert.equal(
+    (await access(privateCatalog, 'catalog', { grants: [{ principal: 'user:gus', permission: 'read' }] })).status,
+    200,
+  );
 });
 after(async () => {
   await server.stop();
@@ -54,7 +69,11 @@ function comparable(res: ApiResponse): { status: number; headers: Record<string,
 }
 
 /** The same request answered on the front path (no query) and on fastify's (an empty query). */
-async function bothWays(path: string, token: string | undefined, headers: Record<string, string>): Promise<{ front: ApiResponse; full: ApiResponse }> {
+async function bothWays(
+  path: string,
+  token: string | undefined,
+  headers: Record<string, string>,
+): Promise<{ front: ApiResponse; full: ApiResponse }> {
   const base = `${server.url}/oscal/v1`;
   const front = await api(base, 'GET', path, { ...(token ? { token } : {}), headers });
   const full = await api(base, 'GET', `${path}?`, { ...(token ? { token } : {}), headers });
@@ -64,7 +83,14 @@ async function bothWays(path: string, token: string | undefined, headers: Record
 
 describe('answers match the full path', () => {
   const encodings = [undefined, 'br, gzip', 'gzip', 'deflate', 'identity'];
-  const accepts = [undefined, 'application/json', 'application/xml', 'application/yaml', 'text/yaml;q=0.5, application/xml', '*/*'];
+  const accepts = [
+    undefined,
+    'application/json',
+    'application/xml',
+    'application/yaml',
+    'text/yaml;q=0.5, application/xml',
+    '*/*',
+  ];
   test('every Accept and Accept-Encoding, as owner, admin, grantee and anonymous', async () => {
     const callers: [string, string | undefined, () => string, string][] = [
       ['owner', owner, () => publicSsp, 'system-security-plan'],
@@ -88,12 +114,21 @@ describe('answers match the full path', () => {
   test('If-None-Match gives 304 with the same headers; another ETag gives the document', async () => {
     const { front } = await bothWays(`/system-security-plan/${publicSsp}`, owner, { 'accept-encoding': 'br, gzip' });
     const etag = String(front.headers.etag);
-    assert.equal((await bothWays(`/system-security-plan/${publicSsp}`, owner, { 'if-none-match': etag })).front.status, 304);
-    assert.equal((await bothWays(`/system-security-plan/${publicSsp}`, owner, { 'if-none-match': `W/"0", ${etag}` })).front.status, 304);
-    assert.equal((await bothWays(`/system-security-plan/${publicSsp}`, owner, { 'if-none-match': 'W/"0"' })).front.status, 200);
+    assert.equal(
+      (await bothWays(`/system-security-plan/${publicSsp}`, owner, { 'if-none-match': etag })).front.status,
+      304,
+    );
+    assert.equal(
+      (await bothWays(`/system-security-plan/${publicSsp}`, owner, { 'if-none-match': `W/"0", ${etag}` })).front.status,
+      304,
+    );
+    assert.equal(
+      (await bothWays(`/system-security-plan/${publicSsp}`, owner, { 'if-none-match': 'W/"0"' })).front.status,
+      200,
+    );
   });
 
-  test('a request id sent by the client is the answer\'s', async () => {
+  test("a request id sent by the client is the answer's", async () => {
     const { front, full } = await bothWays(`/system-security-plan/${publicSsp}`, owner, { 'x-request-id': 'trace-42' });
     assert.equal(front.headers['x-request-id'], 'trace-42');
     assert.equal(full.headers['x-request-id'], 'trace-42');
@@ -104,7 +139,7 @@ describe('answers match the full path', () => {
     assert.equal(front.status, 200);
   });
 
-  test('refusals are the full path\'s: 401, 404, 406', async () => {
+  test("refusals are the full path's: 401, 404, 406", async () => {
     const cases: [string, string | undefined, Record<string, string>, number][] = [
       [`/catalog/${privateCatalog}`, stranger, {}, 404],
       [`/catalog/${privateCatalog}`, undefined, {}, 404],
@@ -124,10 +159,18 @@ test('an access change acts on the next read', async () => {
   const base = `${server.url}/oscal/v1`;
   const path = `/catalog/${privateCatalog}`;
   assert.equal((await api(base, 'GET', path, { token: granted })).status, 200);
-  const revoked = await api(base, 'PUT', `${path}/access`, { token: owner, body: JSON.stringify({ grants: [] }), contentType: 'application/json' });
+  const revoked = await api(base, 'PUT', `${path}/access`, {
+    token: owner,
+    body: JSON.stringify({ grants: [] }),
+    contentType: 'application/json',
+  });
   assert.equal(revoked.status, 200, revoked.text);
   assert.equal((await api(base, 'GET', path, { token: granted })).status, 404);
-  const opened = await api(base, 'PUT', `${path}/access`, { token: owner, body: JSON.stringify({ visibility: 'public' }), contentType: 'application/json' });
+  const opened = await api(base, 'PUT', `${path}/access`, {
+    token: owner,
+    body: JSON.stringify({ visibility: 'public' }),
+    contentType: 'application/json',
+  });
   assert.equal(opened.status, 200, opened.text);
   assert.equal((await api(base, 'GET', path)).status, 200);
 });
@@ -138,8 +181,14 @@ test('a replaced document is read at its new revision at once', async () => {
   const before = await api(base, 'GET', path, { token: owner });
   const doc = JSON.parse(SSP);
   doc['system-security-plan'].metadata.title = 'Retitled while cached';
-  doc['system-security-plan'].metadata['document-ids'] = [{ scheme: 'http://oscal.io/oscal/identifier/contentuuid', identifier: publicSsp }];
-  const put = await api(base, 'PUT', path, { token: owner, body: JSON.stringify(doc), contentType: 'application/json' });
+  doc['system-security-plan'].metadata['document-ids'] = [
+    { scheme: 'http://oscal.io/oscal/identifier/contentuuid', identifier: publicSsp },
+  ];
+  const put = await api(base, 'PUT', path, {
+    token: owner,
+    body: JSON.stringify(doc),
+    contentType: 'application/json',
+  });
   assert.equal(put.status, 204, put.text);
   const after = await api(base, 'GET', path, { token: owner });
   assert.notEqual(after.headers.etag, before.headers.etag);

@@ -13,16 +13,33 @@ import { stopWithin } from './support/lifecycle.js';
 import { freePort, newDataDir, TestServer } from './support/server.js';
 import { CLI_BIN as BIN } from './support/serve-process.js';
 
-const GENERIC_MODELS = ['catalog', 'profile', 'component-definition', 'system-security-plan', 'assessment-plan', 'assessment-results', 'plan-of-action-and-milestones', 'mapping-collection'];
+const GENERIC_MODELS = [
+  'catalog',
+  'profile',
+  'component-definition',
+  'system-security-plan',
+  'assessment-plan',
+  'assessment-results',
+  'plan-of-action-and-milestones',
+  'mapping-collection',
+];
 /** registry-api 2.1, and the mapping collections this server also holds. */
 const REGISTRY_SEGMENTS: Record<string, string> = {
-  catalogs: 'catalog', profiles: 'profile', 'component-definitions': 'component-definition', 'system-security-plans': 'system-security-plan',
-  'assessment-plans': 'assessment-plan', 'assessment-results': 'assessment-results', 'plans-of-action-and-milestones': 'plan-of-action-and-milestones',
+  catalogs: 'catalog',
+  profiles: 'profile',
+  'component-definitions': 'component-definition',
+  'system-security-plans': 'system-security-plan',
+  'assessment-plans': 'assessment-plan',
+  'assessment-results': 'assessment-results',
+  'plans-of-action-and-milestones': 'plan-of-action-and-milestones',
   'mapping-collections': 'mapping-collection',
 };
 
 /** Runs `serve` to its end (or kills it after `ms`): exit code, signal and what it wrote. */
-function serveUntilExit(args: string[], ms = 15_000): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+function serveUntilExit(
+  args: string[],
+  ms = 15_000,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -51,7 +68,16 @@ describe('serve on a port it cannot listen on', () => {
     const port = await freePort();
     const taken = await listenOn(port);
     try {
-      const r = await serveUntilExit(['--port', String(port), '--host', '127.0.0.1', '--data', newDataDir(), '--log-level', 'info']);
+      const r = await serveUntilExit([
+        '--port',
+        String(port),
+        '--host',
+        '127.0.0.1',
+        '--data',
+        newDataDir(),
+        '--log-level',
+        'info',
+      ]);
       assert.equal(r.signal, null, `the server exited by itself rather than running on until killed: ${r.stderr}`);
       assert.equal(r.code, 1, r.stderr);
       assert.equal(r.stderr, `oscal-depot: cannot listen on 127.0.0.1:${port}: address already in use\n`);
@@ -63,7 +89,16 @@ describe('serve on a port it cannot listen on', () => {
 
   test('an address this machine does not have: exit code 1 and one line', async () => {
     // 192.0.2.0/24 is TEST-NET-1 (RFC 5737): never an address of a machine.
-    const r = await serveUntilExit(['--port', String(await freePort()), '--host', '192.0.2.1', '--data', newDataDir(), '--log-level', 'warn']);
+    const r = await serveUntilExit([
+      '--port',
+      String(await freePort()),
+      '--host',
+      '192.0.2.1',
+      '--data',
+      newDataDir(),
+      '--log-level',
+      'warn',
+    ]);
     assert.equal(r.signal, null, `the server exited by itself: ${r.stderr}`);
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, /^oscal-depot: cannot listen on 192\.0\.2\.1:\d+: [^\n]+\n$/);
@@ -84,7 +119,10 @@ describe('401 messages in local-token mode', () => {
     assertErrorBody(login, 404);
     const cases = [
       await api(server.url, 'POST', '/oscal/v1/catalog', { body: '{}', contentType: 'application/json' }),
-      await api(server.url, 'PUT', '/api/v1/catalogs/8d1ae7b6-6a0c-4ef4-9e2c-2c0cbd8e7cf1', { body: '{}', contentType: 'application/json' }),
+      await api(server.url, 'PUT', '/api/v1/catalogs/8d1ae7b6-6a0c-4ef4-9e2c-2c0cbd8e7cf1', {
+        body: '{}',
+        contentType: 'application/json',
+      }),
       await api(server.url, 'GET', '/oscal/v1/constraint-set'),
       await api(server.url, 'POST', '/api/upload', { body: '{}', contentType: 'application/json' }),
     ];
@@ -140,7 +178,10 @@ describe('entry points', () => {
       assert.equal(res.status, 200, `${path}: ${res.text}`);
       assert.match(String(res.headers['content-type']), /^application\/json\b/);
       const body = res.json();
-      assert.deepEqual(body.models, GENERIC_MODELS.map((model) => ({ model, list: `${server.url}/oscal/v1/${model}` })));
+      assert.deepEqual(
+        body.models,
+        GENERIC_MODELS.map((model) => ({ model, list: `${server.url}/oscal/v1/${model}` })),
+      );
       assert.equal(body.links.docs, `${server.url}/docs`);
       assert.equal(body.links['openapi'], `${server.url}/openapi.json`);
     }
@@ -159,7 +200,14 @@ describe('entry points', () => {
     const res = await api(server.url, 'GET', '/api/v1');
     assert.equal(res.status, 200, res.text);
     const body = res.json();
-    assert.deepEqual(body.models, Object.entries(REGISTRY_SEGMENTS).map(([segment, model]) => ({ model, segment, list: `${server.url}/api/v1/${segment}` })));
+    assert.deepEqual(
+      body.models,
+      Object.entries(REGISTRY_SEGMENTS).map(([segment, model]) => ({
+        model,
+        segment,
+        list: `${server.url}/api/v1/${segment}`,
+      })),
+    );
     assert.equal(body.links.docs, `${server.url}/docs`);
     assert.equal(body.links['openapi'], `${server.url}/openapi.json`);
     assert.equal(body.links.upload, `${server.url}/api/upload`);

@@ -11,7 +11,15 @@ import { describe, test } from 'node:test';
 import { assertErrorBody } from './support/error-body.js';
 import type { ApiRequest, ApiResponse } from './support/http.js';
 import { SKIP_MESSAGE, TEST_DATABASE_URL } from './support/postgres.js';
-import { deleteCurrentVersion, deleteDocument, holdTable, holdWrites, serverOnOwnDatabase, whileWaiting, type Tx } from './support/races.js';
+import {
+  deleteCurrentVersion,
+  deleteDocument,
+  holdTable,
+  holdWrites,
+  serverOnOwnDatabase,
+  whileWaiting,
+  type Tx,
+} from './support/races.js';
 
 type Hold = (tx: Tx) => Promise<unknown>;
 
@@ -19,14 +27,24 @@ describe('PostgreSQL: reads racing another process', { skip: TEST_DATABASE_URL ?
   const depot = serverOnOwnDatabase();
 
   const call = depot.call;
-  const race = (hold: Hold, request: () => Promise<ApiResponse>, change: (tx: Tx) => Promise<unknown>) => whileWaiting(depot.databaseUrl, hold, request, change);
+  const race = (hold: Hold, request: () => Promise<ApiResponse>, change: (tx: Tx) => Promise<unknown>) =>
+    whileWaiting(depot.databaseUrl, hold, request, change);
   const gone = (id: string) => (tx: Tx) => deleteDocument(tx, id);
   const secondGone = (id: string) => (tx: Tx) => deleteCurrentVersion(tx, id, 2, 1);
 
   /** Remarks of a random uuid tell versions apart. */
   function body(model: string, remarks: string, extra: Record<string, unknown> = {}): ApiRequest {
-    const metadata = { title: `Raced ${model}`, 'last-modified': '2024-01-01T00:00:00Z', version: '1', 'oscal-version': '1.1.2', remarks };
-    return { body: JSON.stringify({ [model]: { uuid: randomUUID(), metadata, ...extra } }), contentType: 'application/json' };
+    const metadata = {
+      title: `Raced ${model}`,
+      'last-modified': '2024-01-01T00:00:00Z',
+      version: '1',
+      'oscal-version': '1.1.2',
+      remarks,
+    };
+    return {
+      body: JSON.stringify({ [model]: { uuid: randomUUID(), metadata, ...extra } }),
+      contentType: 'application/json',
+    };
   }
 
   async function create(model = 'catalog', extra: Record<string, unknown> = {}): Promise<string> {
@@ -59,10 +77,21 @@ describe('PostgreSQL: reads racing another process', { skip: TEST_DATABASE_URL ?
      */
     const holds: [string, Hold, (id: string) => Promise<unknown>][] = [
       ['its record and its rendition', holdTable('renditions'), async () => {}],
-      ['its rendition and the bytes', holdTable('blobs'), async (id) => assert.equal((await call('GET', `/oscal/v1/catalog/${id}`, { headers: { 'if-none-match': '*' } })).status, 304)],
+      [
+        'its rendition and the bytes',
+        holdTable('blobs'),
+        async (id) =>
+          assert.equal(
+            (await call('GET', `/oscal/v1/catalog/${id}`, { headers: { 'if-none-match': '*' } })).status,
+            304,
+          ),
+      ],
     ];
     // A query string keeps the request off the fast path, which hands anything it cannot answer to the full path.
-    for (const [path, query] of [['full path', '?full'], ['fast path', '']] as const) {
+    for (const [path, query] of [
+      ['full path', '?full'],
+      ['fast path', ''],
+    ] as const) {
       for (const [between, hold, prepare] of holds) {
         test(`${path}: the document deleted between ${between}: 404 with the error object`, async () => {
           const id = await create();
@@ -74,7 +103,10 @@ describe('PostgreSQL: reads racing another process', { skip: TEST_DATABASE_URL ?
         test(`${path}: its current version deleted between ${between}: the version current now`, async () => {
           const { id, first } = await twoVersions();
           await prepare(id);
-          assertFirstVersion(await race(hold, () => call('GET', `/oscal/v1/catalog/${id}${query}`), secondGone(id)), first);
+          assertFirstVersion(
+            await race(hold, () => call('GET', `/oscal/v1/catalog/${id}${query}`), secondGone(id)),
+            first,
+          );
         });
       }
     }
@@ -89,7 +121,10 @@ describe('PostgreSQL: reads racing another process', { skip: TEST_DATABASE_URL ?
 
     test('that version deleted between the record and its read: the version current now', async () => {
       const { id, first } = await twoVersions();
-      assertFirstVersion(await race(holdTable('revisions'), () => call('GET', `/api/v1/catalogs/${id}`), secondGone(id)), first);
+      assertFirstVersion(
+        await race(holdTable('revisions'), () => call('GET', `/api/v1/catalogs/${id}`), secondGone(id)),
+        first,
+      );
     });
   });
 
@@ -102,22 +137,34 @@ describe('PostgreSQL: reads racing another process', { skip: TEST_DATABASE_URL ?
 
     test('POST, the document deleted between its record and its version: 404 with the error object', async () => {
       const id = await create();
-      const answer = await race(holdTable('revisions'), () => call('POST', `/oscal/v1/catalog/${id}/snapshot`), gone(id));
+      const answer = await race(
+        holdTable('revisions'),
+        () => call('POST', `/oscal/v1/catalog/${id}/snapshot`),
+        gone(id),
+      );
       assert.equal(assertErrorBody(answer, 404).code, 'not-found');
     });
 
     test('POST, its current version deleted between the record and its read: a snapshot of the version current now', async () => {
       const { id, first } = await twoVersions();
-      const answer = await race(holdTable('revisions'), () => call('POST', `/oscal/v1/catalog/${id}/snapshot`), secondGone(id));
+      const answer = await race(
+        holdTable('revisions'),
+        () => call('POST', `/oscal/v1/catalog/${id}/snapshot`),
+        secondGone(id),
+      );
       assert.equal(answer.status, 201, answer.text);
       assert.equal(answer.json().revision, 1);
       const copy = await call('GET', `/oscal/v1/catalog/${id}/snapshot/${answer.json()['snapshot-id']}`);
       assert.equal(copy.json().catalog.metadata.remarks, first);
     });
 
-    test('POST, the document deleted between the read of its version and the snapshot\'s insert: 404 naming the document', async () => {
+    test("POST, the document deleted between the read of its version and the snapshot's insert: 404 naming the document", async () => {
       const id = await create();
-      const answer = await race(holdWrites('documents'), () => call('POST', `/oscal/v1/catalog/${id}/snapshot`), gone(id));
+      const answer = await race(
+        holdWrites('documents'),
+        () => call('POST', `/oscal/v1/catalog/${id}/snapshot`),
+        gone(id),
+      );
       assertErrorBody(answer, 404, /no such document/);
     });
 
@@ -125,16 +172,24 @@ describe('PostgreSQL: reads racing another process', { skip: TEST_DATABASE_URL ?
       test(`GET as ${accept}, the document deleted between the snapshot's record and its bytes: 404 with the error object`, async () => {
         const id = await create();
         const snapshot = await snapshotOf(id);
-        const answer = await race(holdTable('blobs'), () => call('GET', `/oscal/v1/catalog/${id}/snapshot/${snapshot}`, { accept }), gone(id));
+        const answer = await race(
+          holdTable('blobs'),
+          () => call('GET', `/oscal/v1/catalog/${id}/snapshot/${snapshot}`, { accept }),
+          gone(id),
+        );
         assert.equal(assertErrorBody(answer, 404).code, 'not-found');
       });
     }
 
-    test('PUT, the document deleted between the snapshot\'s record and its bytes: 404 with the error object', async () => {
+    test("PUT, the document deleted between the snapshot's record and its bytes: 404 with the error object", async () => {
       const id = await create();
       const snapshot = await snapshotOf(id);
       const notes = { body: JSON.stringify({ snapshot: { labels: ['raced'] } }), contentType: 'application/json' };
-      const answer = await race(holdTable('blobs'), () => call('PUT', `/oscal/v1/catalog/${id}/snapshot/${snapshot}`, notes), gone(id));
+      const answer = await race(
+        holdTable('blobs'),
+        () => call('PUT', `/oscal/v1/catalog/${id}/snapshot/${snapshot}`, notes),
+        gone(id),
+      );
       assert.equal(assertErrorBody(answer, 404).code, 'not-found');
     });
   });
@@ -147,19 +202,31 @@ describe('PostgreSQL: reads racing another process', { skip: TEST_DATABASE_URL ?
 
     test('resolved-catalog, the profile deleted between its record and its version: 404 with the error object', async () => {
       const id = await profile();
-      const answer = await race(holdTable('revisions'), () => call('GET', `/oscal/v1/profile/${id}/resolved-catalog`), gone(id));
+      const answer = await race(
+        holdTable('revisions'),
+        () => call('GET', `/oscal/v1/profile/${id}/resolved-catalog`),
+        gone(id),
+      );
       assert.equal(assertErrorBody(answer, 404).code, 'not-found');
     });
 
     test('resolved-snapshot POST, the profile deleted between its record and its version: 404 with the error object', async () => {
       const id = await profile();
-      const answer = await race(holdTable('revisions'), () => call('POST', `/oscal/v1/profile/${id}/resolved-snapshot`), gone(id));
+      const answer = await race(
+        holdTable('revisions'),
+        () => call('POST', `/oscal/v1/profile/${id}/resolved-snapshot`),
+        gone(id),
+      );
       assert.equal(assertErrorBody(answer, 404).code, 'not-found');
     });
 
-    test('resolved-snapshot POST, the profile deleted between its resolution and the snapshot\'s insert: 404 naming the document', async () => {
+    test("resolved-snapshot POST, the profile deleted between its resolution and the snapshot's insert: 404 naming the document", async () => {
       const id = await profile();
-      const answer = await race(holdWrites('documents'), () => call('POST', `/oscal/v1/profile/${id}/resolved-snapshot`), gone(id));
+      const answer = await race(
+        holdWrites('documents'),
+        () => call('POST', `/oscal/v1/profile/${id}/resolved-snapshot`),
+        gone(id),
+      );
       assertErrorBody(answer, 404, /no such document/);
     });
   });
@@ -167,7 +234,11 @@ describe('PostgreSQL: reads racing another process', { skip: TEST_DATABASE_URL ?
   test('access PUT, the document deleted between the reads of its access and the change: 404 with the error object', async () => {
     const id = await create();
     const change = { body: JSON.stringify({ visibility: 'public' }), contentType: 'application/json' };
-    const answer = await race(holdTable('grants'), () => call('PUT', `/oscal/v1/catalog/${id}/access`, change), gone(id));
+    const answer = await race(
+      holdTable('grants'),
+      () => call('PUT', `/oscal/v1/catalog/${id}/access`, change),
+      gone(id),
+    );
     assert.equal(assertErrorBody(answer, 404).code, 'not-found');
   });
 });

@@ -38,21 +38,82 @@ const VIS: Vis[] = ['public', 'private'];
  * 404. May read but not do this: 403. Success: PUT update 204, upload update 200 (D3), delete 204.
  */
 const EXPECTED: Record<DocOp, Record<Who, readonly [number, number]>> = {
-  read: /*            */ { anonymous: [200, 404], reader: [200, 404], writer: [200, 404], otherOwner: [200, 404], owner: [200, 200], admin: [200, 200] },
-  update: /*          */ { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [204, 204], admin: [204, 204] },
-  delete: /*          */ { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [204, 204], admin: [204, 204] },
-  versions: /*        */ { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [200, 200], admin: [200, 200] },
-  'version-read': /*  */ { anonymous: [200, 404], reader: [200, 404], writer: [200, 404], otherOwner: [200, 404], owner: [200, 200], admin: [200, 200] },
-  'version-delete': /**/ { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [204, 204], admin: [204, 204] },
-  'upload-update': /* */ { anonymous: [401, 401], reader: [403, 404], writer: [403, 404], otherOwner: [403, 404], owner: [200, 200], admin: [200, 200] },
+  read: /*            */ {
+    anonymous: [200, 404],
+    reader: [200, 404],
+    writer: [200, 404],
+    otherOwner: [200, 404],
+    owner: [200, 200],
+    admin: [200, 200],
+  },
+  update: /*          */ {
+    anonymous: [401, 401],
+    reader: [403, 404],
+    writer: [403, 404],
+    otherOwner: [403, 404],
+    owner: [204, 204],
+    admin: [204, 204],
+  },
+  delete: /*          */ {
+    anonymous: [401, 401],
+    reader: [403, 404],
+    writer: [403, 404],
+    otherOwner: [403, 404],
+    owner: [204, 204],
+    admin: [204, 204],
+  },
+  versions: /*        */ {
+    anonymous: [401, 401],
+    reader: [403, 404],
+    writer: [403, 404],
+    otherOwner: [403, 404],
+    owner: [200, 200],
+    admin: [200, 200],
+  },
+  'version-read': /*  */ {
+    anonymous: [200, 404],
+    reader: [200, 404],
+    writer: [200, 404],
+    otherOwner: [200, 404],
+    owner: [200, 200],
+    admin: [200, 200],
+  },
+  'version-delete': /**/ {
+    anonymous: [401, 401],
+    reader: [403, 404],
+    writer: [403, 404],
+    otherOwner: [403, 404],
+    owner: [204, 204],
+    admin: [204, 204],
+  },
+  'upload-update': /* */ {
+    anonymous: [401, 401],
+    reader: [403, 404],
+    writer: [403, 404],
+    otherOwner: [403, 404],
+    owner: [200, 200],
+    admin: [200, 200],
+  },
 };
 
 /** Creating (PUT to a new content-uuid, upload of a new one) needs the writer or admin role: 201. */
-const CREATE: Record<Who, number> = { anonymous: 401, reader: 403, writer: 201, otherOwner: 201, owner: 201, admin: 201 };
+const CREATE: Record<Who, number> = {
+  anonymous: 401,
+  reader: 403,
+  writer: 201,
+  otherOwner: 201,
+  owner: 201,
+  admin: 201,
+};
 
 /** Whether the document is in the caller's list (and readable at all): [public, private]. */
 const LISTED: Record<Who, readonly [boolean, boolean]> = {
-  anonymous: [true, false], reader: [true, false], writer: [true, false], otherOwner: [true, false], owner: [true, true], admin: [true, true],
+  anonymous: [true, false],
+  reader: [true, false],
+  writer: [true, false],
+  otherOwner: [true, false],
+  owner: [true, true],
+  admin: [true, true],
 };
 
 const MUTATING = new Set<DocOp>(['update', 'delete', 'version-delete', 'upload-update']);
@@ -60,9 +121,20 @@ const col = (vis: Vis) => (vis === 'public' ? 0 : 1);
 const succeeded = (status: number) => status < 300;
 
 /** User names as the server knows them: the first-start local token's user, and the provider's users as oidc:<subject>. */
-const NAME: Record<Exclude<Who, 'anonymous'>, string> = { reader: 'oidc:rita', writer: 'oidc:walt', otherOwner: 'oidc:oscar', owner: 'oidc:olive', admin: 'admin' };
+const NAME: Record<Exclude<Who, 'anonymous'>, string> = {
+  reader: 'oidc:rita',
+  writer: 'oidc:walt',
+  otherOwner: 'oidc:oscar',
+  owner: 'oidc:olive',
+  admin: 'admin',
+};
 /** The role each provider user's JWT claims. */
-const ROLE: Record<Exclude<Who, 'anonymous' | 'admin'>, string> = { reader: 'reader', writer: 'writer', otherOwner: 'writer', owner: 'writer' };
+const ROLE: Record<Exclude<Who, 'anonymous' | 'admin'>, string> = {
+  reader: 'reader',
+  writer: 'writer',
+  otherOwner: 'writer',
+  owner: 'writer',
+};
 
 const API_AUDIENCE = 'https://depot.test/api';
 const KID = 'registry-matrix-key';
@@ -89,7 +161,10 @@ let otherOwnersDoc: Doc;
 const tokenOf = (who: Who) => (who === 'anonymous' ? undefined : tokens[who]);
 const call = (who: Who, method: string, path: string, body?: string) => {
   const token = tokenOf(who);
-  return api(server.url, method, path, { ...(token ? { token } : {}), ...(body === undefined ? {} : { body, contentType: 'application/json' }) });
+  return api(server.url, method, path, {
+    ...(token ? { token } : {}),
+    ...(body === undefined ? {} : { body, contentType: 'application/json' }),
+  });
 };
 const docPath = (id: string) => `/api/v1/catalogs/${id}`;
 const titleOf = (doc: Doc) => doc.versions[0]![1];
@@ -105,12 +180,24 @@ function mayRead(who: Who, doc: Doc): boolean {
 const fingerprints = (doc: Doc) => [doc.id, doc.rootUuid, doc.title, doc.marker];
 
 /** Registry PUT of a new catalog (public, D7), then visibility as asked and as many versions as asked. */
-async function createDoc(ownerWho: 'owner' | 'otherOwner', visibility: Vis, label: string, versionCount = 2): Promise<Doc> {
+async function createDoc(
+  ownerWho: 'owner' | 'otherOwner',
+  visibility: Vis,
+  label: string,
+  versionCount = 2,
+): Promise<Doc> {
   const id = randomUUID();
   const marked = markedCatalog(label, { contentUuid: id });
   const res = await call(ownerWho, 'PUT', docPath(id), marked.body);
   assert.equal(res.status, 201, res.text);
-  const doc: Doc = { ...marked, id, owner: NAME[ownerWho], visibility: 'public', grants: [], versions: [[1, marked.title]] };
+  const doc: Doc = {
+    ...marked,
+    id,
+    owner: NAME[ownerWho],
+    visibility: 'public',
+    grants: [],
+    versions: [[1, marked.title]],
+  };
   registry.set(id, doc);
   for (let n = 2; n <= versionCount; n++) {
     const title = `${marked.title} v${n}`;
@@ -137,7 +224,10 @@ async function stateOf(id: string): Promise<{ title: string; versions: [number, 
   assert.equal(res.status, 200, res.text);
   const versions = await api(server.url, 'GET', `${docPath(id)}/versions`, { token: tokens.admin });
   assert.equal(versions.status, 200, versions.text);
-  return { title: res.json().catalog.metadata.title, versions: versions.json().map((v: { version: number; title: string }) => [v.version, v.title]) };
+  return {
+    title: res.json().catalog.metadata.title,
+    versions: versions.json().map((v: { version: number; title: string }) => [v.version, v.title]),
+  };
 }
 
 async function assertUnchanged(doc: Doc, what: string): Promise<void> {
@@ -150,13 +240,20 @@ async function assertUnchanged(doc: Doc, what: string): Promise<void> {
  */
 function send(op: DocOp, who: Who, id: string, body: string): Promise<ApiResponse> {
   switch (op) {
-    case 'read': return call(who, 'GET', docPath(id));
-    case 'update': return call(who, 'PUT', docPath(id), body);
-    case 'delete': return call(who, 'DELETE', docPath(id));
-    case 'versions': return call(who, 'GET', `${docPath(id)}/versions`);
-    case 'version-read': return call(who, 'GET', `${docPath(id)}/versions/1`);
-    case 'version-delete': return call(who, 'DELETE', `${docPath(id)}/versions/1`);
-    case 'upload-update': return call(who, 'POST', '/api/upload', body);
+    case 'read':
+      return call(who, 'GET', docPath(id));
+    case 'update':
+      return call(who, 'PUT', docPath(id), body);
+    case 'delete':
+      return call(who, 'DELETE', docPath(id));
+    case 'versions':
+      return call(who, 'GET', `${docPath(id)}/versions`);
+    case 'version-read':
+      return call(who, 'GET', `${docPath(id)}/versions/1`);
+    case 'version-delete':
+      return call(who, 'DELETE', `${docPath(id)}/versions/1`);
+    case 'upload-update':
+      return call(who, 'POST', '/api/upload', body);
   }
 }
 
@@ -183,7 +280,10 @@ async function assertListFor(who: Who): Promise<Set<string>> {
   assert.ok(Array.isArray(body), 'the list is a bare JSON array (D4)');
   const listed = new Set<string>(body.map((item: { 'content-uuid': string }) => item['content-uuid']));
   assert.equal(listed.size, body.length, 'no document listed twice');
-  const expected = [...registry.values()].filter((d) => mayRead(who, d)).map((d) => d.id).sort();
+  const expected = [...registry.values()]
+    .filter((d) => mayRead(who, d))
+    .map((d) => d.id)
+    .sort();
   assert.deepEqual([...listed].sort(), expected, `${who} lists exactly the documents it may read`);
   for (const item of body) {
     const doc = registry.get(item['content-uuid'])!;
@@ -208,7 +308,15 @@ function assertContent(res: ApiResponse, doc: Doc, title = titleOf(doc)): void {
 /** A bearer JWT for a user of the given role and groups, signed with the provider's key as the provider signs its own. */
 async function providerToken(user: string, role: string, groups: string[]): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ iss: provider.issuer, aud: API_AUDIENCE, sub: user, roles: [role], groups, iat: now, exp: now + 600 })
+  return new SignJWT({
+    iss: provider.issuer,
+    aud: API_AUDIENCE,
+    sub: user,
+    roles: [role],
+    groups,
+    iat: now,
+    exp: now + 600,
+  })
     .setProtectedHeader({ alg: 'RS256', kid: KID, typ: 'at+jwt' })
     .sign(await importJWK(signingKey, 'RS256'));
 }
@@ -217,10 +325,22 @@ before(async () => {
   signingKey = await rsaSigningKey(KID);
   provider = await TestProvider.listen({ signingKey, clients: [WEB], users: {}, resources: [API_AUDIENCE] });
   // The matrix presents many refused credentials on purpose; the limit on them is tested apart.
-  server = await TestServer.start({ args: ['--oidc-issuer', provider.issuer, '--oidc-client-id', WEB.id, '--oidc-audience', API_AUDIENCE, '--auth-failure-limit', '0'] });
+  server = await TestServer.start({
+    args: [
+      '--oidc-issuer',
+      provider.issuer,
+      '--oidc-client-id',
+      WEB.id,
+      '--oidc-audience',
+      API_AUDIENCE,
+      '--auth-failure-limit',
+      '0',
+    ],
+  });
   await provider.serve([`${server.url}/auth/callback`]);
   tokens.admin = server.adminToken();
-  for (const [who, role] of Object.entries(ROLE) as [keyof typeof ROLE, string][]) tokens[who] = await providerToken(NAME[who].replace(/^oidc:/, ''), role, []);
+  for (const [who, role] of Object.entries(ROLE) as [keyof typeof ROLE, string][])
+    tokens[who] = await providerToken(NAME[who].replace(/^oidc:/, ''), role, []);
 
   for (const vis of VIS) shared[vis] = await createDoc('owner', vis, `shared ${vis}`);
   otherOwnersDoc = await createDoc('otherOwner', 'private', 'other owner', 1);
@@ -250,7 +370,10 @@ describe('the matrix: create (PUT /api/v1/catalogs/{new id}, POST /api/upload of
       test(`${op}, ${who}: ${status}`, async () => {
         const id = randomUUID();
         const marked = markedCatalog(`${op} by ${who}`, { contentUuid: id });
-        const res = op === 'create' ? await call(who, 'PUT', docPath(id), marked.body) : await call(who, 'POST', '/api/upload', marked.body);
+        const res =
+          op === 'create'
+            ? await call(who, 'PUT', docPath(id), marked.body)
+            : await call(who, 'POST', '/api/upload', marked.body);
         if (status !== 201) {
           assertErrorBody(res, status);
           assert.equal(await stateOf(id), undefined, 'a refused create stores nothing');
@@ -258,8 +381,21 @@ describe('the matrix: create (PUT /api/v1/catalogs/{new id}, POST /api/upload of
         }
         assert.equal(res.status, 201, res.text);
         if (op === 'create') assert.equal(res.text, '');
-        else assert.deepEqual(res.json(), { 'content-uuid': id, 'model-type': 'catalog', title: marked.title, action: 'created' });
-        const doc: Doc = { ...marked, id, owner: NAME[who as Exclude<Who, 'anonymous'>], visibility: 'public', grants: [], versions: [[1, marked.title]] };
+        else
+          assert.deepEqual(res.json(), {
+            'content-uuid': id,
+            'model-type': 'catalog',
+            title: marked.title,
+            action: 'created',
+          });
+        const doc: Doc = {
+          ...marked,
+          id,
+          owner: NAME[who as Exclude<Who, 'anonymous'>],
+          visibility: 'public',
+          grants: [],
+          versions: [[1, marked.title]],
+        };
         registry.set(id, doc);
         assert.deepEqual(await stateOf(id), { title: marked.title, versions: [[1, marked.title]] });
         // D7: registry documents are public and owned by their creator, who manages them.
@@ -299,27 +435,43 @@ describe('the matrix: every operation on an existing document', () => {
             case 'versions': {
               const body = res.json();
               assert.ok(Array.isArray(body));
-              assert.deepEqual(body.map((v: { version: number; title: string }) => [v.version, v.title]), doc.versions, 'every version, newest first');
+              assert.deepEqual(
+                body.map((v: { version: number; title: string }) => [v.version, v.title]),
+                doc.versions,
+                'every version, newest first',
+              );
               return;
             }
             case 'update':
             case 'upload-update': {
               if (op === 'update') assert.equal(res.text, '');
-              else assert.deepEqual(res.json(), { 'content-uuid': doc.id, 'model-type': 'catalog', title, action: 'updated' });
+              else
+                assert.deepEqual(res.json(), {
+                  'content-uuid': doc.id,
+                  'model-type': 'catalog',
+                  title,
+                  action: 'updated',
+                });
               doc.versions.unshift([doc.versions[0]![0] + 1, title]);
               return assertUnchanged(doc, 'nothing but the new version: it');
             }
             case 'delete':
               assert.equal(res.text, '');
               assert.equal(await stateOf(doc.id), undefined, 'gone after 204');
-              assertErrorBody(await api(server.url, 'GET', `${docPath(doc.id)}/versions/2`, { token: tokens.admin }), 404);
+              assertErrorBody(
+                await api(server.url, 'GET', `${docPath(doc.id)}/versions/2`, { token: tokens.admin }),
+                404,
+              );
               registry.delete(doc.id);
               return;
             case 'version-delete':
               assert.equal(res.text, '');
               doc.versions.pop();
               await assertUnchanged(doc, 'deleting version 1: nothing but that');
-              assertErrorBody(await api(server.url, 'GET', `${docPath(doc.id)}/versions/1`, { token: tokens.admin }), 404);
+              assertErrorBody(
+                await api(server.url, 'GET', `${docPath(doc.id)}/versions/1`, { token: tokens.admin }),
+                404,
+              );
               return;
           }
         });
@@ -331,7 +483,10 @@ describe('the matrix: every operation on an existing document', () => {
 describe('an unknown token is refused with 401 on every endpoint, public content included', () => {
   const unknown = `odt_${randomBytes(32).toString('base64url')}`;
   const request = (method: string, path: string, body?: string) =>
-    api(server.url, method, path, { token: unknown, ...(body === undefined ? {} : { body, contentType: 'application/json' }) });
+    api(server.url, method, path, {
+      token: unknown,
+      ...(body === undefined ? {} : { body, contentType: 'application/json' }),
+    });
   test('list, read, update, create, delete, versions, version read and delete, upload: 401', async () => {
     const doc = shared.public;
     const fresh = markedCatalog('unknown token', { contentUuid: randomUUID() });
@@ -402,7 +557,10 @@ describe('grants', () => {
     await assertUnchanged(doc, 'what a write grant refuses');
     // A write grant is no creator role: a reader still may not create.
     const id = randomUUID();
-    assertErrorBody(await call('reader', 'PUT', docPath(id), markedCatalog('grantee creates', { contentUuid: id }).body), 403);
+    assertErrorBody(
+      await call('reader', 'PUT', docPath(id), markedCatalog('grantee creates', { contentUuid: id }).body),
+      403,
+    );
     assert.equal(await stateOf(id), undefined);
   });
 
@@ -410,14 +568,20 @@ describe('grants', () => {
     const member = await providerToken('gail', 'reader', ['auditors']);
     const outsider = await providerToken('nate', 'reader', ['editors']);
     const as = (token: string, method: string, path: string, body?: string) =>
-      api(server.url, method, path, { token, ...(body === undefined ? {} : { body, contentType: 'application/json' }) });
+      api(server.url, method, path, {
+        token,
+        ...(body === undefined ? {} : { body, contentType: 'application/json' }),
+      });
     const doc = await createDoc('owner', 'private', 'group grant');
     assertErrorBody(await as(member, 'GET', docPath(doc.id)), 404);
 
     await setAccess('owner', doc, { grants: [{ principal: 'group:auditors', permission: 'read' }] });
     assertContent(await as(member, 'GET', docPath(doc.id)), doc);
     const list = await as(member, 'GET', '/api/v1/catalogs?limit=1000');
-    assert.ok(list.json().some((i: { 'content-uuid': string }) => i['content-uuid'] === doc.id), 'listed for the group');
+    assert.ok(
+      list.json().some((i: { 'content-uuid': string }) => i['content-uuid'] === doc.id),
+      'listed for the group',
+    );
     assertErrorBody(await as(member, 'PUT', docPath(doc.id), retitled(doc, 'changed by a group reader')), 403);
     await assertUnchanged(doc, 'a group read grant refusing a PUT');
     const outside = await as(outsider, 'GET', docPath(doc.id));
@@ -432,7 +596,7 @@ describe('grants', () => {
     assertErrorBody(await as(member, 'DELETE', `${docPath(doc.id)}/versions/1`), 403);
     await assertUnchanged(doc, 'a group write grant refusing deletes');
     assertErrorBody(await as(outsider, 'PUT', docPath(doc.id), retitled(doc, 'changed by an outsider')), 404);
-    await assertUnchanged(doc, 'an outsider\'s PUT');
+    await assertUnchanged(doc, "an outsider's PUT");
   });
 
   test('a grant to group:<name> is not a grant to user:<name>', async () => {
@@ -446,17 +610,27 @@ describe('grants', () => {
 });
 
 describe('a write naming a document of another model', () => {
-  test('PUT to the profiles segment and upload of a profile with a private catalog\'s content-uuid: 404 to those who may not read it, 409 to its owner', async () => {
+  test("PUT to the profiles segment and upload of a profile with a private catalog's content-uuid: 404 to those who may not read it, 409 to its owner", async () => {
     const doc = shared.private;
-    const profile = JSON.stringify(sampleDoc('profile', { documentIds: [{ scheme: 'http://oscal.io/oscal/identifier/contentuuid', identifier: doc.id }] }));
+    const profile = JSON.stringify(
+      sampleDoc('profile', {
+        documentIds: [{ scheme: 'http://oscal.io/oscal/identifier/contentuuid', identifier: doc.id }],
+      }),
+    );
     for (const who of ['reader', 'writer', 'otherOwner'] as Who[]) {
       const absent = await call(who, 'GET', `/api/v1/profiles/${randomUUID()}`);
-      for (const res of [await call(who, 'PUT', `/api/v1/profiles/${doc.id}`, profile), await call(who, 'POST', '/api/upload', profile)]) {
+      for (const res of [
+        await call(who, 'PUT', `/api/v1/profiles/${doc.id}`, profile),
+        await call(who, 'POST', '/api/upload', profile),
+      ]) {
         assertErrorBody(res, 404);
         assertConceals(res, [...fingerprints(doc), 'catalog'], absent);
       }
     }
-    for (const res of [await call('owner', 'PUT', `/api/v1/profiles/${doc.id}`, profile), await call('owner', 'POST', '/api/upload', profile)]) {
+    for (const res of [
+      await call('owner', 'PUT', `/api/v1/profiles/${doc.id}`, profile),
+      await call('owner', 'POST', '/api/upload', profile),
+    ]) {
       assertErrorBody(res, 409, /catalog/);
     }
     await assertUnchanged(doc, 'a write under another model');

@@ -18,7 +18,17 @@ const CONTENT_UUID = 'http://oscal.io/oscal/identifier/contentuuid';
 const CONTENT_UUID_HYPHENATED = 'http://oscal.io/oscal/identifier/content-uuid';
 const LIST_ITEM_KEYS = ['content-uuid', 'document-version', 'last-modified', 'oscal-version', 'self', 'title'];
 /** The registry's fields, and the constraint findings below the reject level kept with the version (docs/decisions.md). */
-const VERSION_ITEM_KEYS = ['createdAt', 'documentVersion', 'fileSize', 'findings', 'id', 'lastModified', 'oscalVersion', 'title', 'version'];
+const VERSION_ITEM_KEYS = [
+  'createdAt',
+  'documentVersion',
+  'fileSize',
+  'findings',
+  'id',
+  'lastModified',
+  'oscalVersion',
+  'title',
+  'version',
+];
 const UPLOAD_RESULT_KEYS = ['action', 'content-uuid', 'model-type', 'title'];
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -33,11 +43,13 @@ let rita: string;
 before(async () => {
   server = await TestServer.start();
   admin = server.adminToken();
-  [alice, bob, rita] = (await Promise.all([
-    makeToken(server.dataDir, 'alice', 'writer'),
-    makeToken(server.dataDir, 'bob', 'writer'),
-    makeToken(server.dataDir, 'rita', 'reader'),
-  ])).map((t) => t.secret) as [string, string, string];
+  [alice, bob, rita] = (
+    await Promise.all([
+      makeToken(server.dataDir, 'alice', 'writer'),
+      makeToken(server.dataDir, 'bob', 'writer'),
+      makeToken(server.dataDir, 'rita', 'reader'),
+    ])
+  ).map((t) => t.secret) as [string, string, string];
 });
 after(async () => {
   await server.stop();
@@ -52,12 +64,22 @@ const call = (method: string, path: string, options: ApiRequest = {}) => timedAp
 const reg = (method: string, path: string, options: ApiRequest = {}) => call(method, `/api/v1${path}`, options);
 const gen = (method: string, path: string, options: ApiRequest = {}) => call(method, `/oscal/v1${path}`, options);
 
-function putJson(plural: string, id: string, doc: unknown, token: string | undefined, contentType = 'application/json'): Promise<ApiResponse> {
+function putJson(
+  plural: string,
+  id: string,
+  doc: unknown,
+  token: string | undefined,
+  contentType = 'application/json',
+): Promise<ApiResponse> {
   return reg('PUT', `/${plural}/${id}`, { ...(token ? { token } : {}), body: JSON.stringify(doc), contentType });
 }
 
 function upload(doc: unknown, token: string | undefined): Promise<ApiResponse> {
-  return call('POST', '/api/upload', { ...(token ? { token } : {}), body: JSON.stringify(doc), contentType: 'application/json' });
+  return call('POST', '/api/upload', {
+    ...(token ? { token } : {}),
+    body: JSON.stringify(doc),
+    contentType: 'application/json',
+  });
 }
 
 function uploadMultipart(doc: unknown, token: string | undefined): Promise<ApiResponse> {
@@ -69,7 +91,11 @@ function uploadMultipart(doc: unknown, token: string | undefined): Promise<ApiRe
 }
 
 /** Creates a document through registry PUT (201) and returns it with its content-uuid (the root uuid). */
-async function created(model: string, token: string, options: DocOptions = {}): Promise<{ id: string; doc: Record<string, any> }> {
+async function created(
+  model: string,
+  token: string,
+  options: DocOptions = {},
+): Promise<{ id: string; doc: Record<string, any> }> {
   const doc = sampleDoc(model, options);
   const id = doc[model].uuid as string;
   const r = await putJson(PLURAL[model]!, id, doc, token);
@@ -125,8 +151,13 @@ function idsOf(doc: Record<string, any>): { scheme: string; identifier: string }
  */
 function assertStored(got: Record<string, any>, sent: Record<string, any>, id: string): void {
   const ours = idsOf(got).filter((d) => d.scheme === CONTENT_UUID || d.scheme === CONTENT_UUID_HYPHENATED);
-  assert.deepEqual(ours, [{ scheme: CONTENT_UUID, identifier: id }], 'one content identifier entry, in the contentuuid form, with the content-uuid');
-  const others = (d: Record<string, any>) => idsOf(d).filter((e) => e.scheme !== CONTENT_UUID && e.scheme !== CONTENT_UUID_HYPHENATED);
+  assert.deepEqual(
+    ours,
+    [{ scheme: CONTENT_UUID, identifier: id }],
+    'one content identifier entry, in the contentuuid form, with the content-uuid',
+  );
+  const others = (d: Record<string, any>) =>
+    idsOf(d).filter((e) => e.scheme !== CONTENT_UUID && e.scheme !== CONTENT_UUID_HYPHENATED);
   assert.deepEqual(others(got), others(sent), 'other document-ids entries kept');
   const strip = (d: Record<string, any>) => {
     const copy = structuredClone(d);
@@ -166,17 +197,28 @@ describe('state table (registry-api 3)', () => {
     assert.ok(Math.abs(Date.parse(v!.createdAt) - Date.now()) < 5 * 60_000, `createdAt ${v!.createdAt} is about now`);
     const one = await reg('GET', `/catalogs/${id}/versions/1`);
     assert.equal(one.status, 200, one.text);
-    assert.equal(v!.fileSize, one.body.length, 'fileSize is the byte length of that version\'s JSON');
+    assert.equal(v!.fileSize, one.body.length, "fileSize is the byte length of that version's JSON");
     assertStored(one.json(), doc, id);
   });
 
   test('PUT to an existing content-uuid by the owner: 204, the version number increases by 1, earlier versions kept; GET returns the latest', async () => {
     const { id, doc: first } = await created('catalog', alice, { title: 'Owner v1', version: '1.0' });
     const second = await updated('catalog', id, alice, { title: 'Owner v2', version: '2.0' });
-    const third = await updated('catalog', id, alice, { title: 'Owner v3', version: '3.0', lastModified: '2024-05-05T05:05:05Z' });
+    const third = await updated('catalog', id, alice, {
+      title: 'Owner v3',
+      version: '3.0',
+      lastModified: '2024-05-05T05:05:05Z',
+    });
 
     const versions = await versionList('catalogs', id, alice);
-    assert.deepEqual(versions.map((v) => [v.version, v.title, v.documentVersion]), [[3, 'Owner v3', '3.0'], [2, 'Owner v2', '2.0'], [1, 'Owner v1', '1.0']]);
+    assert.deepEqual(
+      versions.map((v) => [v.version, v.title, v.documentVersion]),
+      [
+        [3, 'Owner v3', '3.0'],
+        [2, 'Owner v2', '2.0'],
+        [1, 'Owner v1', '1.0'],
+      ],
+    );
     assert.equal(new Set(versions.map((v) => v.id)).size, 3, 'each version is its own record');
     assertStored(await getJson(`/catalogs/${id}`), third, id);
     assertStored(await getJson(`/catalogs/${id}/versions/1`), first, id);
@@ -197,7 +239,10 @@ describe('state table (registry-api 3)', () => {
   test('an admin holds every right (D7): an admin PUT adds a version too', async () => {
     const { id } = await created('profile', alice, { title: 'Admin edits v1' });
     await updated('profile', id, admin, { title: 'Admin edits v2' });
-    assert.deepEqual(await versionTitles('profiles', id, alice), [[2, 'Admin edits v2'], [1, 'Admin edits v1']]);
+    assert.deepEqual(await versionTitles('profiles', id, alice), [
+      [2, 'Admin edits v2'],
+      [1, 'Admin edits v1'],
+    ]);
   });
 
   test('DELETE of a version while more than one remains (owner, admin): 204; of the only version: 409 and unchanged', async () => {
@@ -209,7 +254,10 @@ describe('state table (registry-api 3)', () => {
     const byOwner = await reg('DELETE', `${path}/versions/2`, { token: alice });
     assert.equal(byOwner.status, 204, byOwner.text);
     assert.equal(byOwner.body.length, 0);
-    assert.deepEqual(await versionTitles('component-definitions', id, alice), [[3, 'Del v3'], [1, 'Del v1']]);
+    assert.deepEqual(await versionTitles('component-definitions', id, alice), [
+      [3, 'Del v3'],
+      [1, 'Del v1'],
+    ]);
     assertErrorBody(await reg('GET', `${path}/versions/2`), 404);
     assertStored(await getJson(`${path}/versions/1`), first, id);
 
@@ -234,7 +282,10 @@ describe('state table (registry-api 3)', () => {
     assert.equal((await anonymousList('catalogs')).find((i) => i['content-uuid'] === id)?.title, 'Renumber v1');
 
     await updated('catalog', id, alice, { title: 'Renumber v3' });
-    assert.deepEqual(await versionTitles('catalogs', id, alice), [[3, 'Renumber v3'], [1, 'Renumber v1']]);
+    assert.deepEqual(await versionTitles('catalogs', id, alice), [
+      [3, 'Renumber v3'],
+      [1, 'Renumber v1'],
+    ]);
     assertErrorBody(await reg('GET', `/catalogs/${id}/versions/2`), 404);
     assert.equal((await getJson(`/catalogs/${id}/versions/3`)).catalog.metadata.title, 'Renumber v3');
   });
@@ -244,7 +295,10 @@ describe('state table (registry-api 3)', () => {
     await updated('catalog', mine.id, alice, { title: 'Doc delete owner v2' });
     const theirs = await created('catalog', bob, { title: 'Doc delete admin' });
 
-    for (const [id, token] of [[mine.id, alice], [theirs.id, admin]] as const) {
+    for (const [id, token] of [
+      [mine.id, alice],
+      [theirs.id, admin],
+    ] as const) {
       const r = await reg('DELETE', `/catalogs/${id}`, { token });
       assert.equal(r.status, 204, r.text);
       assert.equal(r.body.length, 0);
@@ -252,7 +306,11 @@ describe('state table (registry-api 3)', () => {
       assertErrorBody(await reg('GET', `/catalogs/${id}/versions/1`), 404);
       assertErrorBody(await reg('GET', `/catalogs/${id}/versions`, { token }), 404);
       assertErrorBody(await gen('GET', `/catalog/${id}`, { token }), 404);
-      assert.equal((await anonymousList('catalogs')).some((i) => i['content-uuid'] === id), false, 'no longer listed');
+      assert.equal(
+        (await anonymousList('catalogs')).some((i) => i['content-uuid'] === id),
+        false,
+        'no longer listed',
+      );
     }
     // With no document at the content-uuid any more, a PUT creates version 1 again.
     const again = sampleDoc('catalog', { uuid: mine.id, title: 'Doc delete owner again' });
@@ -269,7 +327,10 @@ describe('state table (registry-api 3)', () => {
     assert.equal(r.status, 201, r.text);
     await updated('catalog', upper, alice, { title: 'Upper case v2' });
     // Stored under the lower-cased id (D2).
-    assert.deepEqual(await versionTitles('catalogs', id, alice), [[2, 'Upper case v2'], [1, 'Upper case v1']]);
+    assert.deepEqual(await versionTitles('catalogs', id, alice), [
+      [2, 'Upper case v2'],
+      [1, 'Upper case v1'],
+    ]);
     // The URL that was written to reads the document too.
     const statuses = {
       doc: (await reg('GET', `/catalogs/${upper}`)).status,
@@ -288,7 +349,11 @@ describe('state table (registry-api 3)', () => {
       assert.equal(item.self, `/api/v1/${plural}/${id}`);
       // Listed under its own plural only.
       const other = plural === 'catalogs' ? 'profiles' : 'catalogs';
-      assert.equal((await anonymousList(other)).some((i) => i['content-uuid'] === id), false, `${model} not listed under /${other}`);
+      assert.equal(
+        (await anonymousList(other)).some((i) => i['content-uuid'] === id),
+        false,
+        `${model} not listed under /${other}`,
+      );
     }
   });
 });
@@ -344,7 +409,10 @@ describe('error codes per endpoint (registry-api 7, D3)', () => {
   test('PUT: 400 for a body that is not JSON', async () => {
     const id = randomUUID();
     for (const body of ['{"catalog": {"uuid": ', 'not json at all', '']) {
-      assertErrorBody(await reg('PUT', `/catalogs/${id}`, { token: alice, body, contentType: 'application/json' }), 400);
+      assertErrorBody(
+        await reg('PUT', `/catalogs/${id}`, { token: alice, body, contentType: 'application/json' }),
+        400,
+      );
     }
     assertErrorBody(await reg('GET', `/catalogs/${id}`), 404);
   });
@@ -371,7 +439,7 @@ describe('error codes per endpoint (registry-api 7, D3)', () => {
     assertErrorBody(await reg('GET', `/catalogs/${id}`), 404);
   });
 
-  test('PUT: 403 for another user\'s public document, and for a reader creating one', async () => {
+  test("PUT: 403 for another user's public document, and for a reader creating one", async () => {
     for (const token of [bob, rita]) {
       const doc = sampleDoc('catalog', { uuid: shared.id, title: 'Not yours' });
       assertErrorBody(await putJson('catalogs', shared.id, doc, token), 403);
@@ -385,7 +453,7 @@ describe('error codes per endpoint (registry-api 7, D3)', () => {
     assertErrorBody(await reg('GET', `/catalogs/${id}`), 404);
   });
 
-  test('PUT: 409 when the body\'s content-uuid differs from the URL', async () => {
+  test("PUT: 409 when the body's content-uuid differs from the URL", async () => {
     // Root uuid (no document-ids entry) differs from the path.
     const rooted = sampleDoc('catalog');
     const pathId = randomUUID();
@@ -424,7 +492,10 @@ describe('error codes per endpoint (registry-api 7, D3)', () => {
     const invalid = sampleDoc('catalog');
     delete invalid.catalog.metadata.title;
     const invalidBody = assertErrorBody(await putJson('catalogs', invalid.catalog.uuid, invalid, alice), 422);
-    assert.ok(invalidBody.errors?.some((e) => e.path.startsWith('/catalog/metadata')), `the errors name the metadata: ${JSON.stringify(invalidBody.errors)}`);
+    assert.ok(
+      invalidBody.errors?.some((e) => e.path.startsWith('/catalog/metadata')),
+      `the errors name the metadata: ${JSON.stringify(invalidBody.errors)}`,
+    );
 
     const unknownRoot = { widget: sampleDoc('catalog').catalog };
     assertErrorBody(await putJson('catalogs', unknownRoot.widget.uuid, unknownRoot, alice), 422);
@@ -444,7 +515,9 @@ describe('error codes per endpoint (registry-api 7, D3)', () => {
 
   test('every 401 (no credentials on a protected endpoint) states that authentication is required (5.5)', async () => {
     const doc = sampleDoc('catalog');
-    const form = multipartBody([{ name: 'file', filename: 'c.json', contentType: 'application/json', content: JSON.stringify(doc) }]);
+    const form = multipartBody([
+      { name: 'file', filename: 'c.json', contentType: 'application/json', content: JSON.stringify(doc) },
+    ]);
     const cases: [string, string, ApiRequest][] = [
       ['PUT', `/api/v1/catalogs/${doc.catalog.uuid}`, { body: JSON.stringify(doc), contentType: 'application/json' }],
       ['DELETE', `/api/v1/catalogs/${shared.id}`, {}],
@@ -456,7 +529,8 @@ describe('error codes per endpoint (registry-api 7, D3)', () => {
     const unclear: string[] = [];
     for (const [method, path, options] of cases) {
       const body = assertErrorBody(await call(method, path, options), 401);
-      if (!/authenticat/i.test(body.message)) unclear.push(`${method} ${path} (${options.contentType ?? 'no body'}): ${JSON.stringify(body.message)}`);
+      if (!/authenticat/i.test(body.message))
+        unclear.push(`${method} ${path} (${options.contentType ?? 'no body'}): ${JSON.stringify(body.message)}`);
     }
     assert.deepEqual(unclear, [], 'messages that do not state that authentication is required');
   });
@@ -493,29 +567,54 @@ describe('error codes per endpoint (registry-api 7, D3)', () => {
 
   test('DELETE version: 400, 401, 403, 404, 409', async () => {
     const path = `/catalogs/${twoVersions.id}/versions`;
-    for (const version of ['abc', '0', '-1']) assertErrorBody(await reg('DELETE', `${path}/${version}`, { token: alice }), 400);
+    for (const version of ['abc', '0', '-1'])
+      assertErrorBody(await reg('DELETE', `${path}/${version}`, { token: alice }), 400);
     assertErrorBody(await reg('DELETE', `${path}/1`), 401);
     for (const token of [bob, rita]) assertErrorBody(await reg('DELETE', `${path}/1`, { token }), 403);
     assertErrorBody(await reg('DELETE', `${path}/99`, { token: alice }), 404);
     assertErrorBody(await reg('DELETE', `/catalogs/${randomUUID()}/versions/1`, { token: alice }), 404);
-    assert.deepEqual(await versionTitles('catalogs', twoVersions.id, alice), [[2, 'Errors two v2'], [1, 'Errors two v1']], 'unchanged');
+    assert.deepEqual(
+      await versionTitles('catalogs', twoVersions.id, alice),
+      [
+        [2, 'Errors two v2'],
+        [1, 'Errors two v1'],
+      ],
+      'unchanged',
+    );
     assertErrorBody(await reg('DELETE', `/catalogs/${shared.id}/versions/1`, { token: alice }), 409);
     assert.deepEqual(await versionTitles('catalogs', shared.id, alice), [[1, 'Errors shared']], 'unchanged');
   });
 
   test('upload: 400 for an empty body, a body that is not JSON, a form without the field "file"', async () => {
-    assertErrorBody(await call('POST', '/api/upload', { token: alice, body: '', contentType: 'application/json' }), 400);
-    assertErrorBody(await call('POST', '/api/upload', { token: alice, body: '{"catalog": ', contentType: 'application/json' }), 400);
+    assertErrorBody(
+      await call('POST', '/api/upload', { token: alice, body: '', contentType: 'application/json' }),
+      400,
+    );
+    assertErrorBody(
+      await call('POST', '/api/upload', { token: alice, body: '{"catalog": ', contentType: 'application/json' }),
+      400,
+    );
     const noFile = multipartBody([{ name: 'note', content: 'no file here' }]);
-    assertErrorBody(await call('POST', '/api/upload', { token: alice, body: noFile.body, contentType: noFile.contentType }), 400);
+    assertErrorBody(
+      await call('POST', '/api/upload', { token: alice, body: noFile.body, contentType: noFile.contentType }),
+      400,
+    );
     const emptyForm = multipartBody([]);
-    assertErrorBody(await call('POST', '/api/upload', { token: alice, body: emptyForm.body, contentType: emptyForm.contentType }), 400);
+    assertErrorBody(
+      await call('POST', '/api/upload', { token: alice, body: emptyForm.body, contentType: emptyForm.contentType }),
+      400,
+    );
   });
 
   test('upload: 400 for a form whose file is in a field other than "file"', async () => {
     const doc = sampleDoc('catalog');
-    const elsewhere = multipartBody([{ name: 'document', filename: 'c.json', contentType: 'application/json', content: JSON.stringify(doc) }]);
-    assertErrorBody(await call('POST', '/api/upload', { token: alice, body: elsewhere.body, contentType: elsewhere.contentType }), 400);
+    const elsewhere = multipartBody([
+      { name: 'document', filename: 'c.json', contentType: 'application/json', content: JSON.stringify(doc) },
+    ]);
+    assertErrorBody(
+      await call('POST', '/api/upload', { token: alice, body: elsewhere.body, contentType: elsewhere.contentType }),
+      400,
+    );
     assertErrorBody(await reg('GET', `/catalogs/${doc.catalog.uuid}`), 404);
   });
 
@@ -526,7 +625,7 @@ describe('error codes per endpoint (registry-api 7, D3)', () => {
     assertErrorBody(await reg('GET', `/catalogs/${doc.catalog.uuid}`), 404);
   });
 
-  test('upload: 403 for another user\'s public document, and for a reader creating one', async () => {
+  test("upload: 403 for another user's public document, and for a reader creating one", async () => {
     const doc = sampleDoc('catalog', { uuid: shared.id, title: 'Uploaded over it' });
     assertErrorBody(await upload(doc, bob), 403);
     assertErrorBody(await uploadMultipart(doc, bob), 403);
@@ -540,7 +639,11 @@ describe('error codes per endpoint (registry-api 7, D3)', () => {
   test('upload: 415 for a Content-Type that is neither application/json nor multipart/form-data', async () => {
     const doc = sampleDoc('catalog');
     const parsed = parseOscal(JSON.stringify(doc), 'json');
-    for (const [contentType, body] of [['text/plain', JSON.stringify(doc)], ['application/xml', serializeOscal(parsed, 'xml')], ['application/yaml', serializeOscal(parsed, 'yaml')]] as const) {
+    for (const [contentType, body] of [
+      ['text/plain', JSON.stringify(doc)],
+      ['application/xml', serializeOscal(parsed, 'xml')],
+      ['application/yaml', serializeOscal(parsed, 'yaml')],
+    ] as const) {
       assertErrorBody(await call('POST', '/api/upload', { token: alice, body, contentType }), 415);
     }
     assertErrorBody(await reg('GET', `/catalogs/${doc.catalog.uuid}`), 404);
@@ -560,7 +663,11 @@ describe('error codes per endpoint (registry-api 7, D3)', () => {
 
 describe('reads are public for public documents (registry-api 5.1, D7)', () => {
   test('anonymous GET of list, document and version of a registry-created document', async () => {
-    const { id, doc } = await created('system-security-plan', alice, { title: 'Public SSP', version: '7.1', lastModified: '2024-03-03T03:03:03Z' });
+    const { id, doc } = await created('system-security-plan', alice, {
+      title: 'Public SSP',
+      version: '7.1',
+      lastModified: '2024-03-03T03:03:03Z',
+    });
     const items = await anonymousList('system-security-plans');
     const item = items.find((i) => i['content-uuid'] === id);
     assert.ok(item, 'listed for anonymous callers');
@@ -598,7 +705,11 @@ describe('reads are public for public documents (registry-api 5.1, D7)', () => {
 
   test('a document created privately through /oscal/v1 is 404 and unlisted on /api/v1 for anyone but its owner and admins', async () => {
     const doc = sampleDoc('catalog', { title: 'Private generic' });
-    const posted = await gen('POST', '/catalog', { token: alice, body: JSON.stringify(doc), contentType: 'application/json' });
+    const posted = await gen('POST', '/catalog', {
+      token: alice,
+      body: JSON.stringify(doc),
+      contentType: 'application/json',
+    });
     assert.equal(posted.status, 201, posted.text);
     const id = posted.json()['catalog-list'][0]['content-uuid'] as string;
 
@@ -608,19 +719,37 @@ describe('reads are public for public documents (registry-api 5.1, D7)', () => {
       assertErrorBody(await reg('GET', `/catalogs/${id}/versions/1`, who), 404);
       const list = await reg('GET', '/catalogs?limit=1000', who);
       assert.equal(list.status, 200);
-      assert.equal(list.json().some((i: Record<string, any>) => i['content-uuid'] === id), false, 'not listed');
+      assert.equal(
+        list.json().some((i: Record<string, any>) => i['content-uuid'] === id),
+        false,
+        'not listed',
+      );
     }
     // Writes from other users reveal nothing either (D3: 404, never 403).
     assertErrorBody(await reg('GET', `/catalogs/${id}/versions`, { token: bob }), 404);
     assertErrorBody(await reg('DELETE', `/catalogs/${id}`, { token: bob }), 404);
-    assertErrorBody(await putJson('catalogs', id, sampleDoc('catalog', { documentIds: [{ scheme: CONTENT_UUID, identifier: id }] }), bob), 404);
-    assertErrorBody(await upload(sampleDoc('catalog', { documentIds: [{ scheme: CONTENT_UUID, identifier: id }] }), bob), 404);
+    assertErrorBody(
+      await putJson(
+        'catalogs',
+        id,
+        sampleDoc('catalog', { documentIds: [{ scheme: CONTENT_UUID, identifier: id }] }),
+        bob,
+      ),
+      404,
+    );
+    assertErrorBody(
+      await upload(sampleDoc('catalog', { documentIds: [{ scheme: CONTENT_UUID, identifier: id }] }), bob),
+      404,
+    );
 
     // Its owner and admins read it through /api/v1 (one store, D1).
     for (const token of [alice, admin]) {
       assertStored(await getJson(`/catalogs/${id}`, token), doc, id);
       const list = await reg('GET', '/catalogs?limit=1000', { token });
-      assert.ok(list.json().some((i: Record<string, any>) => i['content-uuid'] === id), 'listed for its owner and admins');
+      assert.ok(
+        list.json().some((i: Record<string, any>) => i['content-uuid'] === id),
+        'listed for its owner and admins',
+      );
     }
     assert.deepEqual(await versionTitles('catalogs', id, alice), [[1, 'Private generic']]);
   });
@@ -652,11 +781,22 @@ describe('one store, one history across both interfaces (D1, D8)', () => {
     third.catalog.metadata.title = 'Cross G3';
     third.catalog.metadata.version = 'g3';
     const yaml = serializeOscal(parseOscal(JSON.stringify(third), 'json'), 'yaml');
-    const genericPut = await gen('PUT', `/catalog/${id}`, { token: alice, body: yaml, contentType: 'application/yaml' });
+    const genericPut = await gen('PUT', `/catalog/${id}`, {
+      token: alice,
+      body: yaml,
+      contentType: 'application/yaml',
+    });
     assert.equal(genericPut.status, 204, genericPut.text);
 
     const versions = await versionList('catalogs', id, alice);
-    assert.deepEqual(versions.map((v) => [v.version, v.title, v.documentVersion]), [[3, 'Cross G3', 'g3'], [2, 'Cross R2', 'r2'], [1, 'Cross G1', 'g1']]);
+    assert.deepEqual(
+      versions.map((v) => [v.version, v.title, v.documentVersion]),
+      [
+        [3, 'Cross G3', 'g3'],
+        [2, 'Cross R2', 'r2'],
+        [1, 'Cross G1', 'g1'],
+      ],
+    );
     assertStored(await getJson(`/catalogs/${id}`, alice), third, id);
     assertStored(await getJson(`/catalogs/${id}/versions/2`, alice), second, id);
     // Still private (D7: created through the generic interface), whichever interface wrote since.
@@ -664,7 +804,10 @@ describe('one store, one history across both interfaces (D1, D8)', () => {
 
     const dropped = await reg('DELETE', `/catalogs/${id}/versions/2`, { token: alice });
     assert.equal(dropped.status, 204, dropped.text);
-    assert.deepEqual(await versionTitles('catalogs', id, alice), [[3, 'Cross G3'], [1, 'Cross G1']]);
+    assert.deepEqual(await versionTitles('catalogs', id, alice), [
+      [3, 'Cross G3'],
+      [1, 'Cross G1'],
+    ]);
     const genericRead = await gen('GET', `/catalog/${id}`, { token: alice, accept: 'application/json' });
     assert.equal(genericRead.status, 200, genericRead.text);
     assertStored(genericRead.json(), third, id);
@@ -674,12 +817,18 @@ describe('one store, one history across both interfaces (D1, D8)', () => {
     assertErrorBody(await gen('GET', `/catalog/${id}`, { token: alice }), 404);
     assertErrorBody(await reg('GET', `/catalogs/${id}`, { token: alice }), 404);
     const genericList = await gen('GET', '/catalog', { token: alice });
-    assert.equal(genericList.json()['catalog-list'].some((i: Record<string, any>) => i['content-uuid'] === id), false);
+    assert.equal(
+      genericList.json()['catalog-list'].some((i: Record<string, any>) => i['content-uuid'] === id),
+      false,
+    );
   });
 
   test('registry PUT, generic GET in XML and YAML, upload, generic PUT, generic DELETE', async () => {
     const { id, doc: first } = await created('catalog', alice, { title: 'Reverse R1', version: 'r1' });
-    for (const [accept, format] of [['application/xml', 'xml'], ['application/yaml', 'yaml']] as const) {
+    for (const [accept, format] of [
+      ['application/xml', 'xml'],
+      ['application/yaml', 'yaml'],
+    ] as const) {
       const r = await gen('GET', `/catalog/${id}`, { token: alice, accept });
       assert.equal(r.status, 200, `${accept}: ${r.text}`);
       assert.equal(r.headers['content-type'], accept);
@@ -691,7 +840,12 @@ describe('one store, one history across both interfaces (D1, D8)', () => {
     const second = sampleDoc('catalog', { uuid: id, title: 'Reverse U2', version: 'u2' });
     const up = await upload(second, alice);
     assert.equal(up.status, 200, up.text);
-    assert.deepEqual(up.json(), { 'content-uuid': id, 'model-type': 'catalog', title: 'Reverse U2', action: 'updated' });
+    assert.deepEqual(up.json(), {
+      'content-uuid': id,
+      'model-type': 'catalog',
+      title: 'Reverse U2',
+      action: 'updated',
+    });
 
     const third = sampleDoc('catalog', { uuid: id, title: 'Reverse G3', version: 'g3' });
     const xml = serializeOscal(parseOscal(JSON.stringify(third), 'json'), 'xml');
@@ -699,7 +853,14 @@ describe('one store, one history across both interfaces (D1, D8)', () => {
     assert.equal(genericPut.status, 204, genericPut.text);
 
     const versions = await versionList('catalogs', id, alice);
-    assert.deepEqual(versions.map((v) => [v.version, v.title, v.documentVersion]), [[3, 'Reverse G3', 'g3'], [2, 'Reverse U2', 'u2'], [1, 'Reverse R1', 'r1']]);
+    assert.deepEqual(
+      versions.map((v) => [v.version, v.title, v.documentVersion]),
+      [
+        [3, 'Reverse G3', 'g3'],
+        [2, 'Reverse U2', 'u2'],
+        [1, 'Reverse R1', 'r1'],
+      ],
+    );
     assertStored(await getJson(`/catalogs/${id}`), third, id);
     assertStored(await getJson(`/catalogs/${id}/versions/1`), first, id);
     assertStored(await getJson(`/catalogs/${id}/versions/2`), second, id);
@@ -709,7 +870,10 @@ describe('one store, one history across both interfaces (D1, D8)', () => {
     assertErrorBody(await reg('GET', `/catalogs/${id}`), 404);
     assertErrorBody(await reg('GET', `/catalogs/${id}/versions/1`), 404);
     assertErrorBody(await reg('GET', `/catalogs/${id}/versions`, { token: alice }), 404);
-    assert.equal((await anonymousList('catalogs')).some((i) => i['content-uuid'] === id), false);
+    assert.equal(
+      (await anonymousList('catalogs')).some((i) => i['content-uuid'] === id),
+      false,
+    );
   });
 });
 
@@ -725,9 +889,17 @@ describe('upload (registry-api 2.5, rule 3, D3, D8)', () => {
       assert.match(String(r.headers['content-type']), /^application\/json\b/);
       const result = r.json();
       assert.deepEqual(Object.keys(result).sort(), UPLOAD_RESULT_KEYS);
-      assert.deepEqual(result, { 'content-uuid': id, 'model-type': model, title: `Uploaded ${model}`, action: 'created' });
+      assert.deepEqual(result, {
+        'content-uuid': id,
+        'model-type': model,
+        title: `Uploaded ${model}`,
+        action: 'created',
+      });
       assertStored(await getJson(`/${plural}/${id}`), doc, id);
-      assert.ok((await anonymousList(plural)).some((i) => i['content-uuid'] === id && i.self === `/api/v1/${plural}/${id}`), `${model} listed`);
+      assert.ok(
+        (await anonymousList(plural)).some((i) => i['content-uuid'] === id && i.self === `/api/v1/${plural}/${id}`),
+        `${model} listed`,
+      );
     }
   });
 
@@ -740,8 +912,16 @@ describe('upload (registry-api 2.5, rule 3, D3, D8)', () => {
     const second = sampleDoc('plan-of-action-and-milestones', { uuid: id, title: 'Upload P2' });
     const b = await uploadMultipart(second, alice);
     assert.equal(b.status, 200, b.text);
-    assert.deepEqual(b.json(), { 'content-uuid': id, 'model-type': 'plan-of-action-and-milestones', title: 'Upload P2', action: 'updated' });
-    assert.deepEqual(await versionTitles('plans-of-action-and-milestones', id, alice), [[2, 'Upload P2'], [1, 'Upload P1']]);
+    assert.deepEqual(b.json(), {
+      'content-uuid': id,
+      'model-type': 'plan-of-action-and-milestones',
+      title: 'Upload P2',
+      action: 'updated',
+    });
+    assert.deepEqual(await versionTitles('plans-of-action-and-milestones', id, alice), [
+      [2, 'Upload P2'],
+      [1, 'Upload P1'],
+    ]);
     assertStored(await getJson(`/plans-of-action-and-milestones/${id}`), second, id);
     assertStored(await getJson(`/plans-of-action-and-milestones/${id}/versions/1`), first, id);
 
@@ -749,32 +929,53 @@ describe('upload (registry-api 2.5, rule 3, D3, D8)', () => {
     const cid = c1['assessment-results'].uuid as string;
     const c = await uploadMultipart(c1, alice);
     assert.equal(c.status, 201, c.text);
-    assert.deepEqual(c.json(), { 'content-uuid': cid, 'model-type': 'assessment-results', title: 'Upload M1', action: 'created' });
+    assert.deepEqual(c.json(), {
+      'content-uuid': cid,
+      'model-type': 'assessment-results',
+      title: 'Upload M1',
+      action: 'created',
+    });
     // An admin's upload over alice's document is an update too (D7).
     const d = await upload(sampleDoc('assessment-results', { uuid: cid, title: 'Upload M2' }), admin);
     assert.equal(d.status, 200, d.text);
     assert.equal(d.json().action, 'updated');
-    assert.deepEqual(await versionTitles('assessment-results', cid, alice), [[2, 'Upload M2'], [1, 'Upload M1']]);
+    assert.deepEqual(await versionTitles('assessment-results', cid, alice), [
+      [2, 'Upload M2'],
+      [1, 'Upload M1'],
+    ]);
   });
 
   test('the content-uuid comes from the document-ids entry (either spelling, upper case lowered), else the root uuid', async () => {
     const entry = randomUUID();
-    const doc = catalogWithIds([{ scheme: CONTENT_UUID_HYPHENATED, identifier: entry.toUpperCase() }], { title: 'Upload by entry' });
+    const doc = catalogWithIds([{ scheme: CONTENT_UUID_HYPHENATED, identifier: entry.toUpperCase() }], {
+      title: 'Upload by entry',
+    });
     const r = await upload(doc, alice);
     assert.equal(r.status, 201, r.text);
     assert.equal(r.json()['content-uuid'], entry, 'the entry, lower-cased, not the root uuid');
     assertErrorBody(await reg('GET', `/catalogs/${doc.catalog.uuid}`), 404);
     const stored = await getJson(`/catalogs/${entry}`);
-    assert.deepEqual(idsOf(stored), [{ scheme: CONTENT_UUID, identifier: entry }], 'written in the contentuuid form (D2)');
+    assert.deepEqual(
+      idsOf(stored),
+      [{ scheme: CONTENT_UUID, identifier: entry }],
+      'written in the contentuuid form (D2)',
+    );
 
     const root = randomUUID();
     const upper = sampleDoc('catalog', { uuid: root.toUpperCase(), title: 'Upload upper' });
     const u = await upload(upper, alice);
     assert.equal(u.status, 201, u.text);
     assert.equal(u.json()['content-uuid'], root);
-    assert.deepEqual(idsOf(await getJson(`/catalogs/${root}`)), [{ scheme: CONTENT_UUID, identifier: root }], 'the entry is written when missing (D2)');
+    assert.deepEqual(
+      idsOf(await getJson(`/catalogs/${root}`)),
+      [{ scheme: CONTENT_UUID, identifier: root }],
+      'the entry is written when missing (D2)',
+    );
     const again = await upload(sampleDoc('catalog', { uuid: root.toUpperCase(), title: 'Upload upper 2' }), alice);
     assert.equal(again.status, 200, again.text);
-    assert.deepEqual(await versionTitles('catalogs', root, alice), [[2, 'Upload upper 2'], [1, 'Upload upper']]);
+    assert.deepEqual(await versionTitles('catalogs', root, alice), [
+      [2, 'Upload upper 2'],
+      [1, 'Upload upper'],
+    ]);
   });
 });

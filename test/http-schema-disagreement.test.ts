@@ -39,7 +39,8 @@ const send = (method: string, path: string, body: string, contentType: string, e
 
 /** The path of a created document, from its Location. */
 const idOf = (created: ApiResponse) => new URL(String(created.headers.location)).pathname;
-const disagreements = (findings: Json[] | undefined) => (findings ?? []).filter((f) => f.code === 'schema-disagreement');
+const disagreements = (findings: Json[] | undefined) =>
+  (findings ?? []).filter((f) => f.code === 'schema-disagreement');
 
 describe('an empty markup-line over HTTP', () => {
   test('1.1.2 XML with <title/>: 201, the warning in the response and kept with the revision', async () => {
@@ -67,7 +68,10 @@ describe('an empty markup-line over HTTP', () => {
     assert.equal(r.status, 201, r.text);
     assert.equal(r.json().findings, undefined);
     const id = idOf(r);
-    for (const [format, type] of [['json', 'application/json'], ['yaml', 'application/yaml']] as const) {
+    for (const [format, type] of [
+      ['json', 'application/json'],
+      ['yaml', 'application/yaml'],
+    ] as const) {
       const text = serializeOscal(parseOscal(JSON.stringify(doc), 'json'), format);
       const put = await send('PUT', id, text, type);
       assert.equal(put.status, 204, put.text);
@@ -84,7 +88,10 @@ describe('an empty markup-line over HTTP', () => {
     const put = await send('PUT', idOf(created), JSON.stringify(doc), 'application/json');
     assert.equal(put.status, 204, put.text);
     const report = await api(server.url, 'GET', `${idOf(created)}/validation`, { token: writer });
-    assert.deepEqual(disagreements(report.json()['findings-when-stored']).map((f) => f.path), ['/catalog/controls/0/title']);
+    assert.deepEqual(
+      disagreements(report.json()['findings-when-stored']).map((f) => f.path),
+      ['/catalog/controls/0/title'],
+    );
   });
 
   test('the registry: a 1.1.2 upload is stored and its version lists the warning', async () => {
@@ -94,7 +101,11 @@ describe('an empty markup-line over HTTP', () => {
     const versions = await api(server.url, 'GET', `/api/v1/catalogs/${doc.catalog.uuid}/versions`, { token: writer });
     assert.equal(versions.status, 200, versions.text);
     const [version] = versions.json() as Json[];
-    assert.deepEqual(disagreements(version!.findings).map((f) => [f.level, f.path]), [['WARNING', '/catalog/metadata/title']], versions.text);
+    assert.deepEqual(
+      disagreements(version!.findings).map((f) => [f.level, f.path]),
+      [['WARNING', '/catalog/metadata/title']],
+      versions.text,
+    );
   });
 
   test('with --reject-level WARNING the disagreement refuses the write, and nothing is stored', async () => {
@@ -102,7 +113,11 @@ describe('an empty markup-line over HTTP', () => {
     try {
       const token = createTokenFor(strict.dataDir, 'wes', 'writer');
       const doc = catalog('1.1.2', 'f5ebab16-92a3-4ecf-9041-5c6d7e8f90a1');
-      const r = await api(strict.url, 'POST', '/oscal/v1/catalog', { token, body: asXml(doc), contentType: 'application/xml' });
+      const r = await api(strict.url, 'POST', '/oscal/v1/catalog', {
+        token,
+        body: asXml(doc),
+        contentType: 'application/xml',
+      });
       assertErrorBody(r, 422, /empty markup-line/);
       assert.equal((await api(strict.url, 'GET', `/oscal/v1/catalog/${doc.catalog.uuid}`, { token })).status, 404);
     } finally {

@@ -32,7 +32,8 @@ let server: TestServer;
 let owner: string;
 let admin: string;
 
-const call = (method: string, path: string, options: ApiRequest = {}) => api(server.url, method, `/oscal/v1/catalog${path}`, { token: owner, ...options });
+const call = (method: string, path: string, options: ApiRequest = {}) =>
+  api(server.url, method, `/oscal/v1/catalog${path}`, { token: owner, ...options });
 const json = (value: unknown): ApiRequest => ({ body: JSON.stringify(value), contentType: 'application/json' });
 
 async function newCatalog(label: string): Promise<string> {
@@ -76,12 +77,19 @@ function withoutProps(content: Record<string, any>): Record<string, any> {
 }
 
 /** D8's props for a snapshot, in the order created, types, labels, description. */
-function snapshotProps(entry: { created: string; types?: string[]; labels?: string[]; description?: string | null }): Prop[] {
+function snapshotProps(entry: {
+  created: string;
+  types?: string[];
+  labels?: string[];
+  description?: string | null;
+}): Prop[] {
   return [
     { name: 'snapshot-created', ns: NS, value: entry.created },
     ...(entry.types ?? []).map((value) => ({ name: 'snapshot-type', ns: NS, value })),
     ...(entry.labels ?? []).map((value) => ({ name: 'snapshot-label', ns: NS, value })),
-    ...(entry.description == null ? [] : [{ name: 'snapshot-description', ns: NS, value: 'na', remarks: entry.description }]),
+    ...(entry.description == null
+      ? []
+      : [{ name: 'snapshot-description', ns: NS, value: 'na', remarks: entry.description }]),
   ];
 }
 
@@ -105,7 +113,10 @@ describe('POST /{model}/{id}/snapshot', () => {
     assert.match(entry['snapshot-id'], UUID_V4);
     assert.match(entry.created, ISO_DATE_TIME);
     const created = Date.parse(entry.created);
-    assert.ok(created >= startedAt - 1000 && created <= endedAt + 1000, `created ${entry.created} is the time of the POST`);
+    assert.ok(
+      created >= startedAt - 1000 && created <= endedAt + 1000,
+      `created ${entry.created} is the time of the POST`,
+    );
     assert.equal(entry.description, null);
     assert.deepEqual([entry.labels, entry.types], [[], []]);
     assert.equal(res.headers.location, `${server.url}/oscal/v1/catalog/${id}/snapshot/${entry['snapshot-id']}`);
@@ -120,7 +131,10 @@ describe('POST /{model}/{id}/snapshot', () => {
     const notes = { description: 'Before the 2025 review', labels: ['approved', 'q3'], types: ['baseline'] };
     const entry = await snapshot(id, { snapshot: notes });
     assert.deepEqual({ description: entry.description, labels: entry.labels, types: entry.types }, notes);
-    assert.deepEqual(propsOf((await read(id, entry['snapshot-id'])).json()), snapshotProps({ created: entry.created, ...notes }));
+    assert.deepEqual(
+      propsOf((await read(id, entry['snapshot-id'])).json()),
+      snapshotProps({ created: entry.created, ...notes }),
+    );
   });
 
   test('a body that is not {"snapshot": {description, labels, types}} is refused and makes no snapshot', async () => {
@@ -151,10 +165,16 @@ describe('list and read', () => {
     const first = await snapshot(id);
     const second = await snapshot(id, { snapshot: { labels: ['second'] } });
     const listed = await list(id);
-    assert.deepEqual(listed.map((e) => e['snapshot-id']), [first['snapshot-id'], second['snapshot-id']]);
+    assert.deepEqual(
+      listed.map((e) => e['snapshot-id']),
+      [first['snapshot-id'], second['snapshot-id']],
+    );
     assert.deepEqual(listed, [first, second], 'the entries POST answered');
     assertErrorBody(await api(server.url, 'GET', `/oscal/v1/profile/${id}/snapshot`, { token: owner }), 404);
-    assertErrorBody(await api(server.url, 'GET', `/oscal/v1/profile/${id}/snapshot/${first['snapshot-id']}`, { token: owner }), 404);
+    assertErrorBody(
+      await api(server.url, 'GET', `/oscal/v1/profile/${id}/snapshot/${first['snapshot-id']}`, { token: owner }),
+      404,
+    );
   });
 
   test('GET one snapshot in JSON, XML and YAML: the same document, its props with their namespace in each', async () => {
@@ -165,14 +185,26 @@ describe('list and read', () => {
       xml: await read(id, entry['snapshot-id'], 'application/xml'),
       yaml: await read(id, entry['snapshot-id'], 'application/yaml'),
     };
-    for (const [format, res] of Object.entries(forms)) assert.equal(res.headers['content-type'], `application/${format}`);
-    assert.ok(forms.xml.text.includes(`<prop name="snapshot-created" ns="${NS}" value="${entry.created}"/>`), 'XML props name the namespace');
+    for (const [format, res] of Object.entries(forms))
+      assert.equal(res.headers['content-type'], `application/${format}`);
+    assert.ok(
+      forms.xml.text.includes(`<prop name="snapshot-created" ns="${NS}" value="${entry.created}"/>`),
+      'XML props name the namespace',
+    );
     assert.ok(forms.xml.text.includes(`<prop name="snapshot-label" ns="${NS}" value="fmt"/>`));
-    assert.match(forms.yaml.text, new RegExp(`- name: snapshot-created\\n\\s+ns: ${NS.replace(/[./]/g, '\\$&')}\\n\\s+value: '?${entry.created}'?\\n`));
+    assert.match(
+      forms.yaml.text,
+      new RegExp(
+        `- name: snapshot-created\\n\\s+ns: ${NS.replace(/[./]/g, '\\$&')}\\n\\s+value: '?${entry.created}'?\\n`,
+      ),
+    );
     const fromJson = parseOscal(forms.json.text, 'json').content;
     assert.deepEqual(parseOscal(forms.xml.text, 'xml').content, fromJson);
     assert.deepEqual(parseOscal(forms.yaml.text, 'yaml').content, fromJson);
-    assert.deepEqual(propsOf(fromJson), snapshotProps({ created: entry.created, labels: ['fmt'], description: 'Three formats' }));
+    assert.deepEqual(
+      propsOf(fromJson),
+      snapshotProps({ created: entry.created, labels: ['fmt'], description: 'Three formats' }),
+    );
     assertErrorBody(await call('GET', `/${id}/snapshot/${entry['snapshot-id']}`, { accept: 'text/html' }), 406);
   });
 
@@ -183,7 +215,10 @@ describe('list and read', () => {
     assert.equal(entry.description, description);
     const xml = (await read(id, entry['snapshot-id'], 'application/xml')).text;
     const escaped = description.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-    assert.ok(xml.includes(`<remarks><p>${escaped}</p></remarks>`), xml.slice(xml.indexOf('snapshot-description'), xml.indexOf('snapshot-description') + 300));
+    assert.ok(
+      xml.includes(`<remarks><p>${escaped}</p></remarks>`),
+      xml.slice(xml.indexOf('snapshot-description'), xml.indexOf('snapshot-description') + 300),
+    );
     const fromYaml = parseOscal((await read(id, entry['snapshot-id'], 'application/yaml')).text, 'yaml').content;
     assert.deepEqual(fromYaml, parseOscal((await read(id, entry['snapshot-id'])).text, 'json').content);
   });
@@ -202,9 +237,20 @@ describe('list and read', () => {
     const id = await newCatalog('unknown');
     const other = await newCatalog('other document');
     const elsewhere = await snapshot(other);
-    for (const snapshotId of [randomUUID(), elsewhere['snapshot-id'], '..%2F..%2Fetc%2Fpasswd', '..', 'x'.repeat(65), '%00']) {
+    for (const snapshotId of [
+      randomUUID(),
+      elsewhere['snapshot-id'],
+      '..%2F..%2Fetc%2Fpasswd',
+      '..',
+      'x'.repeat(65),
+      '%00',
+    ]) {
       for (const method of ['GET', 'PUT', 'DELETE']) {
-        const res = await call(method, `/${id}/snapshot/${snapshotId}`, method === 'PUT' ? json({ snapshot: { labels: ['x'] } }) : {});
+        const res = await call(
+          method,
+          `/${id}/snapshot/${snapshotId}`,
+          method === 'PUT' ? json({ snapshot: { labels: ['x'] } }) : {},
+        );
         assertErrorBody(res, snapshotId === '%00' ? 400 : 404);
       }
     }
@@ -222,7 +268,10 @@ describe('a snapshot never changes with its document', () => {
     const changed = await document(id);
     changed.catalog.metadata.title = `${title} (revised)`;
     assert.equal((await call('PUT', `/${id}`, json(changed))).status, 204);
-    const attached = await call('POST', `/${id}/attachment`, { body: randomBytes(100), contentType: 'application/octet-stream' });
+    const attached = await call('POST', `/${id}/attachment`, {
+      body: randomBytes(100),
+      contentType: 'application/octet-stream',
+    });
     assert.equal(attached.status, 201, attached.text);
     assert.equal((await document(id)).catalog.metadata.title, `${title} (revised)`);
 
@@ -236,7 +285,10 @@ describe('a snapshot never changes with its document', () => {
     const id = await newCatalog('forged props');
     const entry = await snapshot(id);
     const before = await read(id, entry['snapshot-id']);
-    const forged: Prop[] = [{ name: 'snapshot-created', ns: NS, value: '1999-01-01T00:00:00Z' }, { name: 'snapshot-label', ns: NS, value: 'forged' }];
+    const forged: Prop[] = [
+      { name: 'snapshot-created', ns: NS, value: '1999-01-01T00:00:00Z' },
+      { name: 'snapshot-label', ns: NS, value: 'forged' },
+    ];
     const content = await document(id);
     content.catalog.metadata.props = forged;
     assert.equal((await call('PUT', `/${id}`, json(content))).status, 204);
@@ -246,7 +298,11 @@ describe('a snapshot never changes with its document', () => {
 
     const next = await snapshot(id);
     assert.notEqual(next.created, '1999-01-01T00:00:00Z');
-    assert.deepEqual(propsOf((await read(id, next['snapshot-id'])).json()), snapshotProps(next), "the document's snapshot props give way to the snapshot's own");
+    assert.deepEqual(
+      propsOf((await read(id, next['snapshot-id'])).json()),
+      snapshotProps(next),
+      "the document's snapshot props give way to the snapshot's own",
+    );
   });
 });
 
@@ -257,15 +313,26 @@ describe('PUT /{model}/{id}/snapshot/{snapshot}', () => {
     const path = `/${id}/snapshot/${entry['snapshot-id']}`;
     const content = withoutProps((await read(id, entry['snapshot-id'])).json());
 
-    const put = await call('PUT', path, json({ snapshot: { description: 'Second', labels: ['b', 'c'], types: ['t2'] } }));
+    const put = await call(
+      'PUT',
+      path,
+      json({ snapshot: { description: 'Second', labels: ['b', 'c'], types: ['t2'] } }),
+    );
     assert.equal(put.status, 200, put.text);
     const changed = { ...entry, description: 'Second', labels: ['b', 'c'], types: ['t2'] };
     assert.deepEqual(put.json(), changed);
     let copy = (await read(id, entry['snapshot-id'])).json();
-    assert.deepEqual(propsOf(copy), snapshotProps({ created: entry.created, description: 'Second', labels: ['b', 'c'], types: ['t2'] }));
+    assert.deepEqual(
+      propsOf(copy),
+      snapshotProps({ created: entry.created, description: 'Second', labels: ['b', 'c'], types: ['t2'] }),
+    );
     assert.deepEqual(withoutProps(copy), content);
 
-    assert.deepEqual((await call('PUT', path, json({ snapshot: { labels: [] } }))).json(), { ...changed, labels: [] }, 'only labels change');
+    assert.deepEqual(
+      (await call('PUT', path, json({ snapshot: { labels: [] } }))).json(),
+      { ...changed, labels: [] },
+      'only labels change',
+    );
     const cleared = await call('PUT', path, json({ snapshot: { description: null } }));
     assert.deepEqual(cleared.json(), { ...changed, labels: [], description: null }, 'null removes the description');
     copy = (await read(id, entry['snapshot-id'])).json();
@@ -280,7 +347,11 @@ describe('PUT /{model}/{id}/snapshot/{snapshot}', () => {
     const before = await read(id, entry['snapshot-id']);
     for (const field of ['created', 'snapshot-created']) {
       for (const value of ['2000-01-01T00:00:00Z', entry.created]) {
-        const body = assertErrorBody(await call('PUT', path, json({ snapshot: { description: 'Changed', [field]: value } })), 400, /snapshot-created/);
+        const body = assertErrorBody(
+          await call('PUT', path, json({ snapshot: { description: 'Changed', [field]: value } })),
+          400,
+          /snapshot-created/,
+        );
         assert.equal(body.code, 'immutable-field');
       }
     }
@@ -296,8 +367,12 @@ describe('DELETE /{model}/{id}/snapshot/{snapshot}', () => {
     const del = await call('DELETE', `/${id}/snapshot/${first['snapshot-id']}`);
     assert.equal(del.status, 204, del.text);
     assert.equal(del.text, '');
-    for (const method of ['GET', 'DELETE']) assertErrorBody(await call(method, `/${id}/snapshot/${first['snapshot-id']}`), 404);
-    assertErrorBody(await call('PUT', `/${id}/snapshot/${first['snapshot-id']}`, json({ snapshot: { labels: ['x'] } })), 404);
+    for (const method of ['GET', 'DELETE'])
+      assertErrorBody(await call(method, `/${id}/snapshot/${first['snapshot-id']}`), 404);
+    assertErrorBody(
+      await call('PUT', `/${id}/snapshot/${first['snapshot-id']}`, json({ snapshot: { labels: ['x'] } })),
+      404,
+    );
     assert.deepEqual(await list(id), [second]);
     await read(id, second['snapshot-id']);
     await document(id);
@@ -306,10 +381,14 @@ describe('DELETE /{model}/{id}/snapshot/{snapshot}', () => {
   test('under a legal hold a snapshot delete and an attachment delete are 409 and change nothing; lifted, both work', async () => {
     const id = await newCatalog('legal hold');
     const entry = await snapshot(id);
-    const attached = await call('POST', `/${id}/attachment`, { body: randomBytes(100), contentType: 'application/octet-stream' });
+    const attached = await call('POST', `/${id}/attachment`, {
+      body: randomBytes(100),
+      contentType: 'application/octet-stream',
+    });
     assert.equal(attached.status, 201, attached.text);
     const resource = attached.json().uuid;
-    const hold = (on: boolean) => api(server.url, 'PUT', `/oscal/v1/catalog/${id}/access`, { token: admin, ...json({ 'legal-hold': on }) });
+    const hold = (on: boolean) =>
+      api(server.url, 'PUT', `/oscal/v1/catalog/${id}/access`, { token: admin, ...json({ 'legal-hold': on }) });
     assert.equal((await hold(true)).status, 200);
     for (const token of [owner, admin]) {
       assertErrorBody(await call('DELETE', `/${id}/snapshot/${entry['snapshot-id']}`, { token }), 409, /legal hold/);

@@ -11,7 +11,14 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { assertErrorBody, assertNoneOf } from './support/error-body.js';
 import { api, type ApiResponse } from './support/http.js';
-import { BASIC_CATALOG_JSON, CONTENT_UUID_SCHEME, markedCatalog, PRIVACY_RESOLVED_JSON, retitled, type MarkedDoc } from './support/marked-docs.js';
+import {
+  BASIC_CATALOG_JSON,
+  CONTENT_UUID_SCHEME,
+  markedCatalog,
+  PRIVACY_RESOLVED_JSON,
+  retitled,
+  type MarkedDoc,
+} from './support/marked-docs.js';
 import { stopWithin } from './support/lifecycle.js';
 import { TestServer } from './support/server.js';
 import { CONTENT, REV5_A849 } from './support/shared.js';
@@ -34,11 +41,21 @@ let admin: string;
 let writer: string;
 let reader: string;
 
-interface Doc extends MarkedDoc { id: string }
+interface Doc extends MarkedDoc {
+  id: string;
+}
 
-async function createAs(token: string, label: string, options: { contentUuid?: string; on?: TestServer } = {}): Promise<Doc> {
+async function createAs(
+  token: string,
+  label: string,
+  options: { contentUuid?: string; on?: TestServer } = {},
+): Promise<Doc> {
   const marked = markedCatalog(label, options.contentUuid ? { contentUuid: options.contentUuid } : {});
-  const res = await api((options.on ?? main).url, 'POST', '/oscal/v1/catalog', { token, body: marked.body, contentType: 'application/json' });
+  const res = await api((options.on ?? main).url, 'POST', '/oscal/v1/catalog', {
+    token,
+    body: marked.body,
+    contentType: 'application/json',
+  });
   assert.equal(res.status, 201, res.text);
   return { ...marked, id: res.json()['catalog-list'][0]['content-uuid'] };
 }
@@ -46,7 +63,11 @@ async function createAs(token: string, label: string, options: { contentUuid?: s
 const docPath = (id: string, model = 'catalog') => `/oscal/v1/${model}/${id}`;
 
 async function makePublic(doc: Doc, token = writer): Promise<void> {
-  const res = await api(main.url, 'PUT', `${docPath(doc.id)}/access`, { token, body: '{"visibility":"public"}', contentType: 'application/json' });
+  const res = await api(main.url, 'PUT', `${docPath(doc.id)}/access`, {
+    token,
+    body: '{"visibility":"public"}',
+    contentType: 'application/json',
+  });
   assert.equal(res.status, 200, res.text);
 }
 
@@ -61,11 +82,23 @@ async function titleOf(doc: Doc, server = main): Promise<string | undefined> {
 async function allIds(server = main): Promise<string[]> {
   const res = await api(server.url, 'GET', '/oscal/v1/catalog?limit=1000', { token: admin });
   assert.equal(res.status, 200, res.text);
-  return res.json()['catalog-list'].map((i: { 'content-uuid': string }) => i['content-uuid']).sort();
+  return res
+    .json()
+    ['catalog-list'].map((i: { 'content-uuid': string }) => i['content-uuid'])
+    .sort();
 }
 
-const post = (body: string | Buffer, contentType: string | undefined, token: string | undefined = writer, server = main): Promise<ApiResponse> =>
-  api(server.url, 'POST', '/oscal/v1/catalog', { ...(token ? { token } : {}), body, ...(contentType ? { contentType } : {}) });
+const post = (
+  body: string | Buffer,
+  contentType: string | undefined,
+  token: string | undefined = writer,
+  server = main,
+): Promise<ApiResponse> =>
+  api(server.url, 'POST', '/oscal/v1/catalog', {
+    ...(token ? { token } : {}),
+    body,
+    ...(contentType ? { contentType } : {}),
+  });
 
 before(async () => {
   [main, noWorker, small] = await Promise.all([
@@ -74,7 +107,10 @@ before(async () => {
     TestServer.start({ args: ['--max-body', '64kb'] }),
   ]);
   admin = main.adminToken();
-  const [w, r] = await Promise.all([makeToken(main.dataDir, 'wendy', 'writer'), makeToken(main.dataDir, 'ray', 'reader')]);
+  const [w, r] = await Promise.all([
+    makeToken(main.dataDir, 'wendy', 'writer'),
+    makeToken(main.dataDir, 'ray', 'reader'),
+  ]);
   writer = w.secret;
   reader = r.secret;
 });
@@ -113,14 +149,22 @@ describe('400: the body is not parseable as the declared format', () => {
 
   test('PUT with a body cut short leaves the document as it was', async () => {
     const doc = await createAs(writer, '400 put');
-    const res = await api(main.url, 'PUT', docPath(doc.id), { token: writer, body: doc.body.slice(0, 500), contentType: 'application/json' });
+    const res = await api(main.url, 'PUT', docPath(doc.id), {
+      token: writer,
+      body: doc.body.slice(0, 500),
+      contentType: 'application/json',
+    });
     assertErrorBody(res, 400, /JSON/);
     assert.equal(await titleOf(doc), doc.title);
   });
 
   test('access settings that are not JSON', async () => {
     const doc = await createAs(writer, '400 access');
-    const res = await api(main.url, 'PUT', `${docPath(doc.id)}/access`, { token: writer, body: '{"visibility": ', contentType: 'application/json' });
+    const res = await api(main.url, 'PUT', `${docPath(doc.id)}/access`, {
+      token: writer,
+      body: '{"visibility": ',
+      contentType: 'application/json',
+    });
     assertErrorBody(res, 400, /JSON/);
   });
 
@@ -149,10 +193,16 @@ describe('401: no credentials where they are needed, or a token the server does 
     const stored = await allIds();
     for (const res of [
       await post(markedCatalog('anonymous').body, 'application/json', ''),
-      await api(main.url, 'PUT', docPath(doc.id), { body: retitled(doc, 'anonymous edit'), contentType: 'application/json' }),
+      await api(main.url, 'PUT', docPath(doc.id), {
+        body: retitled(doc, 'anonymous edit'),
+        contentType: 'application/json',
+      }),
       await api(main.url, 'DELETE', docPath(doc.id)),
       await api(main.url, 'GET', `${docPath(doc.id)}/access`),
-      await api(main.url, 'PUT', `${docPath(doc.id)}/access`, { body: '{"visibility":"private"}', contentType: 'application/json' }),
+      await api(main.url, 'PUT', `${docPath(doc.id)}/access`, {
+        body: '{"visibility":"private"}',
+        contentType: 'application/json',
+      }),
     ]) {
       assertErrorBody(res, 401, /credentials|Authorization|token/i);
       assert.match(res.json().message, /Bearer/, 'says how to authenticate');
@@ -185,15 +235,31 @@ describe('403: the caller may read the document but not do this', () => {
     const doc = await createAs(writer, '403');
     await makePublic(doc);
     assert.equal((await api(main.url, 'GET', docPath(doc.id), { token: reader })).status, 200);
-    assertErrorBody(await api(main.url, 'PUT', docPath(doc.id), { token: reader, body: retitled(doc, 'reader edit'), contentType: 'application/json' }), 403, /read/);
+    assertErrorBody(
+      await api(main.url, 'PUT', docPath(doc.id), {
+        token: reader,
+        body: retitled(doc, 'reader edit'),
+        contentType: 'application/json',
+      }),
+      403,
+      /read/,
+    );
     assertErrorBody(await api(main.url, 'DELETE', docPath(doc.id), { token: reader }), 403, /delete/);
-    assertErrorBody(await api(main.url, 'GET', `${docPath(doc.id)}/access`, { token: reader }), 403, /access|owner|admin/);
+    assertErrorBody(
+      await api(main.url, 'GET', `${docPath(doc.id)}/access`, { token: reader }),
+      403,
+      /access|owner|admin/,
+    );
     assert.equal(await titleOf(doc), doc.title);
   });
 
   test('an owner may not set a legal hold: only an admin may', async () => {
     const doc = await createAs(writer, '403 hold');
-    const res = await api(main.url, 'PUT', `${docPath(doc.id)}/access`, { token: writer, body: '{"legal-hold": true}', contentType: 'application/json' });
+    const res = await api(main.url, 'PUT', `${docPath(doc.id)}/access`, {
+      token: writer,
+      body: '{"legal-hold": true}',
+      contentType: 'application/json',
+    });
     assertErrorBody(res, 403, /legal hold/);
     assert.match(res.json().message, /admin/);
     const access = await api(main.url, 'GET', `${docPath(doc.id)}/access`, { token: writer });
@@ -220,7 +286,11 @@ describe('404: absent, or not readable by the caller (existence never revealed)'
     const res = await api(main.url, 'GET', docPath(doc.id, 'profile'), { token: writer });
     assertErrorBody(res, 404);
     assertNoneOf(res, [doc.title, doc.marker]);
-    assert.equal((await api(main.url, 'GET', docPath(doc.id), { token: writer })).status, 200, 'found under its own model');
+    assert.equal(
+      (await api(main.url, 'GET', docPath(doc.id), { token: writer })).status,
+      200,
+      'found under its own model',
+    );
   });
 
   test('a job that does not exist', async () => {
@@ -234,10 +304,14 @@ describe('406: Accept names no supported format', () => {
     for (const accept of ['text/html', 'application/pdf', 'application/json;q=0']) {
       const res = await api(main.url, 'GET', docPath(doc.id), { token: writer, accept });
       const body = assertErrorBody(res, 406, /Accept/);
-      for (const type of ['application/json', 'application/xml', 'application/yaml']) assert.ok(body.message.includes(type), `names ${type}`);
+      for (const type of ['application/json', 'application/xml', 'application/yaml'])
+        assert.ok(body.message.includes(type), `names ${type}`);
       assertNoneOf(res, [doc.title, doc.marker]);
     }
-    const negotiated = await api(main.url, 'GET', docPath(doc.id), { token: writer, accept: 'text/html, application/yaml;q=0.5' });
+    const negotiated = await api(main.url, 'GET', docPath(doc.id), {
+      token: writer,
+      accept: 'text/html, application/yaml;q=0.5',
+    });
     assert.equal(negotiated.status, 200, 'a supported type anywhere in the header is served');
     assert.equal(negotiated.headers['content-type'], 'application/yaml');
   });
@@ -261,7 +335,11 @@ describe('409: conflicts', () => {
     const content = structuredClone(doc.content);
     content.catalog.metadata.title = 'conflicting replacement';
     content.catalog.metadata['document-ids'] = [{ scheme: CONTENT_UUID_SCHEME, identifier: other }];
-    const res = await api(main.url, 'PUT', docPath(doc.id), { token: writer, body: JSON.stringify(content), contentType: 'application/json' });
+    const res = await api(main.url, 'PUT', docPath(doc.id), {
+      token: writer,
+      body: JSON.stringify(content),
+      contentType: 'application/json',
+    });
     const body = assertErrorBody(res, 409);
     assert.ok(body.message.includes(other) && body.message.includes(doc.id), `names both ids: ${body.message}`);
     assert.equal(await titleOf(doc), doc.title);
@@ -269,7 +347,11 @@ describe('409: conflicts', () => {
 
   test('DELETE under a legal hold: 409, still readable; lifted, DELETE 204', async () => {
     const doc = await createAs(writer, 'legal hold');
-    const hold = await api(main.url, 'PUT', `${docPath(doc.id)}/access`, { token: admin, body: '{"legal-hold": true}', contentType: 'application/json' });
+    const hold = await api(main.url, 'PUT', `${docPath(doc.id)}/access`, {
+      token: admin,
+      body: '{"legal-hold": true}',
+      contentType: 'application/json',
+    });
     assert.equal(hold.status, 200, hold.text);
     assert.equal(hold.json()['legal-hold'], true);
     const seen = await api(main.url, 'GET', `${docPath(doc.id)}/access`, { token: writer });
@@ -283,7 +365,11 @@ describe('409: conflicts', () => {
     assert.equal(read.status, 200, 'still readable under the hold');
     assert.ok(read.text.includes(doc.marker));
 
-    const lift = await api(main.url, 'PUT', `${docPath(doc.id)}/access`, { token: admin, body: '{"legal-hold": false}', contentType: 'application/json' });
+    const lift = await api(main.url, 'PUT', `${docPath(doc.id)}/access`, {
+      token: admin,
+      body: '{"legal-hold": false}',
+      contentType: 'application/json',
+    });
     assert.equal(lift.status, 200, lift.text);
     assert.equal(lift.json()['legal-hold'], false);
     const del = await api(main.url, 'DELETE', docPath(doc.id), { token: writer });
@@ -306,7 +392,11 @@ describe('413: body over --max-body (64kb server)', () => {
     const put = await api(small.url, 'PUT', docPath(id), { token, body: big.body, contentType: 'application/json' });
     assertErrorBody(put, 413, /larger|too large|size|limit/i);
     const list = await api(small.url, 'GET', '/oscal/v1/catalog', { token });
-    assert.deepEqual(list.json()['catalog-list'].map((i: { title: string }) => i.title), [fits.title], 'only the small one is stored, unchanged');
+    assert.deepEqual(
+      list.json()['catalog-list'].map((i: { title: string }) => i.title),
+      [fits.title],
+      'only the small one is stored, unchanged',
+    );
   });
 });
 
@@ -324,10 +414,18 @@ describe('415: Content-Type missing or not accepted', () => {
 
   test('PUT with text/plain, and access settings sent as XML', async () => {
     const doc = await createAs(writer, '415 put');
-    const put = await api(main.url, 'PUT', docPath(doc.id), { token: writer, body: retitled(doc, 'plain'), contentType: 'text/plain' });
+    const put = await api(main.url, 'PUT', docPath(doc.id), {
+      token: writer,
+      body: retitled(doc, 'plain'),
+      contentType: 'text/plain',
+    });
     assertErrorBody(put, 415, /media type|Content-Type/i);
     assert.equal(await titleOf(doc), doc.title);
-    const access = await api(main.url, 'PUT', `${docPath(doc.id)}/access`, { token: writer, body: '<visibility>public</visibility>', contentType: 'application/xml' });
+    const access = await api(main.url, 'PUT', `${docPath(doc.id)}/access`, {
+      token: writer,
+      body: '<visibility>public</visibility>',
+      contentType: 'application/xml',
+    });
     assertErrorBody(access, 415, /JSON/);
   });
 });
@@ -338,7 +436,10 @@ describe('422: valid syntax, but not valid OSCAL for the path', () => {
     delete doc.content.catalog.metadata.title;
     const res = await post(JSON.stringify(doc.content), 'application/json');
     const body = assertErrorBody(res, 422, /not valid OSCAL/);
-    assert.ok(body.errors?.some((e) => e.path.startsWith('/catalog/metadata') && /title/.test(e.message)), JSON.stringify(body.errors));
+    assert.ok(
+      body.errors?.some((e) => e.path.startsWith('/catalog/metadata') && /title/.test(e.message)),
+      JSON.stringify(body.errors),
+    );
   });
 
   test('an element OSCAL does not allow, in XML: line and column of it', async () => {
@@ -376,7 +477,11 @@ describe('202: a large document whose rendition is not ready', () => {
   test('with no worker: GET as XML answers 202 with the job; the job answers 200 "queued"', async () => {
     const token = noWorker.adminToken();
     const marked = markedCatalog('full 800-53', { path: FULL_CATALOG_JSON });
-    const created = await api(noWorker.url, 'POST', '/oscal/v1/catalog', { token, body: marked.body, contentType: 'application/json' });
+    const created = await api(noWorker.url, 'POST', '/oscal/v1/catalog', {
+      token,
+      body: marked.body,
+      contentType: 'application/json',
+    });
     assert.equal(created.status, 201, created.text);
     const doc: Doc = { ...marked, id: created.json()['catalog-list'][0]['content-uuid'] };
 
@@ -417,7 +522,10 @@ describe('202: a large document whose rendition is not ready', () => {
     assert.equal(res.status, 303, res.text);
     const location = String(res.headers.location);
     assert.match(location, new RegExp(`/oscal/v1/catalog/${job.doc.id}$`));
-    const content = await api(withWorker.url, 'GET', new URL(location, withWorker.url).pathname, { token: job.token, accept: 'application/xml' });
+    const content = await api(withWorker.url, 'GET', new URL(location, withWorker.url).pathname, {
+      token: job.token,
+      accept: 'application/xml',
+    });
     assert.equal(content.status, 200, content.text.slice(0, 300));
     assert.equal(content.headers['content-type'], 'application/xml');
     assert.match(content.text, /^<\?xml [^>]*\?>\s*<catalog xmlns="http:\/\/csrc.nist.gov\/ns\/oscal\/1.0"/);

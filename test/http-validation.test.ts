@@ -13,14 +13,30 @@ import { after, before, describe, test } from 'node:test';
 import { parseOscal, serializeOscal } from '../src/oscal/formats/index.js';
 import { assertErrorBody } from './support/error-body.js';
 import { api, type ApiRequest, type ApiResponse } from './support/http.js';
-import { CATALOG_UUID, layOut, PROFILE_UUID, SETS_DIR, TEST_NS, webCatalog, webProfile, webSsp } from './support/constraint-web.js';
+import {
+  CATALOG_UUID,
+  layOut,
+  PROFILE_UUID,
+  SETS_DIR,
+  TEST_NS,
+  webCatalog,
+  webProfile,
+  webSsp,
+} from './support/constraint-web.js';
 import { createTokenFor, TestServer } from './support/server.js';
 import { CONTENT } from './support/shared.js';
 import { CLI_BIN as BIN } from './support/serve-process.js';
 
 type Json = Record<string, any>;
 
-const COMPONENT_EXAMPLE = join(CONTENT, 'oscal-content@88bb8de', 'examples', 'component-definition', 'json', 'example-component-definition.json');
+const COMPONENT_EXAMPLE = join(
+  CONTENT,
+  'oscal-content@88bb8de',
+  'examples',
+  'component-definition',
+  'json',
+  'example-component-definition.json',
+);
 const setText = (file: string) => readFileSync(join(SETS_DIR, file), 'utf8');
 
 let server: TestServer;
@@ -41,9 +57,16 @@ after(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-const gen = (method: string, path: string, options: ApiRequest = {}) => api(server.url, method, `/oscal/v1${path}`, options);
-const asJson = (doc: unknown, token: string | undefined, extra: ApiRequest = {}): ApiRequest => ({ ...(token ? { token } : {}), body: JSON.stringify(doc, null, 2), contentType: 'application/json', ...extra });
-const putSet = (name: string, text: string, token: string | null = admin) => gen('PUT', `/constraint-set/${name}`, { ...(token ? { token } : {}), body: text, contentType: 'application/xml' });
+const gen = (method: string, path: string, options: ApiRequest = {}) =>
+  api(server.url, method, `/oscal/v1${path}`, options);
+const asJson = (doc: unknown, token: string | undefined, extra: ApiRequest = {}): ApiRequest => ({
+  ...(token ? { token } : {}),
+  body: JSON.stringify(doc, null, 2),
+  contentType: 'application/json',
+  ...extra,
+});
+const putSet = (name: string, text: string, token: string | null = admin) =>
+  gen('PUT', `/constraint-set/${name}`, { ...(token ? { token } : {}), body: text, contentType: 'application/xml' });
 
 async function post(model: string, doc: Json, token = writer): Promise<ApiResponse> {
   return gen('POST', `/${model}`, asJson(doc, token));
@@ -51,14 +74,24 @@ async function post(model: string, doc: Json, token = writer): Promise<ApiRespon
 
 /** What makes one finding the same wherever it was reported. */
 function comparable(f: Json): Json {
-  return { id: f['constraint-id'] ?? f.constraintId, level: f.level, message: f.message, path: f.path, line: f.line, column: f.column };
+  return {
+    id: f['constraint-id'] ?? f.constraintId,
+    level: f.level,
+    message: f.message,
+    path: f.path,
+    line: f.line,
+    column: f.column,
+  };
 }
 
 const byPlace = (a: Json, b: Json) => `${a.id}${a.path}`.localeCompare(`${b.id}${b.path}`);
 
 /** The findings of the test set (ids starting test-) in a report's findings. */
 function setFindings(findings: Json[]): Json[] {
-  return findings.map(comparable).filter((f) => String(f.id).startsWith('test-')).sort(byPlace);
+  return findings
+    .map(comparable)
+    .filter((f) => String(f.id).startsWith('test-'))
+    .sort(byPlace);
 }
 
 describe('constraint sets: PUT, GET, list, DELETE', () => {
@@ -76,7 +109,13 @@ describe('constraint sets: PUT, GET, list, DELETE', () => {
     assertErrorBody(await gen('GET', '/constraint-set'), 401);
     const list = await gen('GET', '/constraint-set', { token: reader });
     assert.equal(list.status, 200, list.text);
-    assert.deepEqual(list.json()['constraint-sets'].filter((s: Json) => s.name === 'probe').map((s: Json) => [s.size, 'text' in s]), [[Buffer.byteLength(setText('common-rules.xml').replace('Shared hosting', 'Shared')), false]]);
+    assert.deepEqual(
+      list
+        .json()
+        ['constraint-sets'].filter((s: Json) => s.name === 'probe')
+        .map((s: Json) => [s.size, 'text' in s]),
+      [[Buffer.byteLength(setText('common-rules.xml').replace('Shared hosting', 'Shared')), false]],
+    );
     const one = await gen('GET', '/constraint-set/probe', { token: reader });
     assert.equal(one.status, 200);
     assert.match(String(one.headers['content-type']), /^application\/xml/);
@@ -93,10 +132,16 @@ describe('constraint sets: PUT, GET, list, DELETE', () => {
     const bad = assertErrorBody(await putSet('broken', broken), 422, /regex|regular expression|\(unclosed/);
     assert.equal(bad.code, 'invalid-constraint-set');
     assert.equal(bad.errors![0]!.line, broken.split('\n').findIndex((l) => l.includes('(unclosed')) + 1);
-    const badPath = assertErrorBody(await putSet('broken', setText('common-rules.xml').replace('metadata/version', 'metadata/[version')), 422);
+    const badPath = assertErrorBody(
+      await putSet('broken', setText('common-rules.xml').replace('metadata/version', 'metadata/[version')),
+      422,
+    );
     assert.match(badPath.message, /metadata\/\[version/);
     assert.equal(assertErrorBody(await putSet('broken', '<not-xml'), 422).code, 'invalid-constraint-set');
-    assert.equal(assertErrorBody(await putSet('broken', '<!DOCTYPE x [<!ENTITY a "b">]><metaschema-meta-constraints/>'), 422).code, 'invalid-constraint-set');
+    assert.equal(
+      assertErrorBody(await putSet('broken', '<!DOCTYPE x [<!ENTITY a "b">]><metaschema-meta-constraints/>'), 422).code,
+      'invalid-constraint-set',
+    );
     // ssp-rules imports common-rules, which is not registered under that name.
     assert.match(assertErrorBody(await putSet('broken', setText('ssp-rules.xml')), 422).message, /common-rules/);
     assertErrorBody(await putSet('-bad-name', setText('common-rules.xml')), 400);
@@ -106,17 +151,28 @@ describe('constraint sets: PUT, GET, list, DELETE', () => {
   test('registering and deleting are in the audit log', async () => {
     await putSet('audited', setText('common-rules.xml'));
     await gen('DELETE', '/constraint-set/audited', { token: admin });
-    const entries = (await api(server.url, 'GET', '/oscal/v1/audit?limit=5', { token: admin })).json()['audit-list'] as Json[];
-    assert.deepEqual(entries.slice(0, 2).map((e) => [e.actor, e.action, e.detail]), [['ada', 'constraint-set.delete', { name: 'audited' }], ['ada', 'constraint-set.put', { name: 'audited' }]]);
+    const entries = (await api(server.url, 'GET', '/oscal/v1/audit?limit=5', { token: admin })).json()[
+      'audit-list'
+    ] as Json[];
+    assert.deepEqual(
+      entries.slice(0, 2).map((e) => [e.actor, e.action, e.detail]),
+      [
+        ['ada', 'constraint-set.delete', { name: 'audited' }],
+        ['ada', 'constraint-set.put', { name: 'audited' }],
+      ],
+    );
   });
 });
 
 test('OpenAPI describes the constraint-set and validation operations, tagged', async () => {
   const { paths } = (await api(server.url, 'GET', '/openapi.json')).json();
   const ops: [string, string, string][] = [
-    ['/oscal/v1/constraint-set', 'get', 'constraint sets'], ['/oscal/v1/constraint-set/{name}', 'put', 'constraint sets'],
-    ['/oscal/v1/constraint-set/{name}', 'get', 'constraint sets'], ['/oscal/v1/constraint-set/{name}', 'delete', 'constraint sets'],
-    ['/oscal/v1/validate', 'post', 'validation'], ['/oscal/v1/{model}/{id}/validation', 'get', 'validation'],
+    ['/oscal/v1/constraint-set', 'get', 'constraint sets'],
+    ['/oscal/v1/constraint-set/{name}', 'put', 'constraint sets'],
+    ['/oscal/v1/constraint-set/{name}', 'get', 'constraint sets'],
+    ['/oscal/v1/constraint-set/{name}', 'delete', 'constraint sets'],
+    ['/oscal/v1/validate', 'post', 'validation'],
+    ['/oscal/v1/{model}/{id}/validation', 'get', 'validation'],
   ];
   for (const [path, method, tag] of ops) {
     assert.deepEqual(paths[path]?.[method]?.tags, [tag], `${method.toUpperCase()} ${path}`);
@@ -149,7 +205,10 @@ describe('writes: constraints at the reject level refuse; lower findings are kep
     delete doc.catalog.controls[2].parts;
     doc.catalog.metadata.title = 'Changed';
     const refused = assertErrorBody(await gen('PUT', `/catalog/${doc.catalog.uuid}`, asJson(doc, writer)), 422);
-    assert.deepEqual(refused.errors!.map((e: Json) => [e.path, e.level]), [['/catalog/controls/2', 'ERROR']]);
+    assert.deepEqual(
+      refused.errors!.map((e: Json) => [e.path, e.level]),
+      [['/catalog/controls/2', 'ERROR']],
+    );
     const current = await gen('GET', `/catalog/${doc.catalog.uuid}`, { token: writer, accept: 'application/json' });
     assert.equal(JSON.parse(current.text).catalog.metadata.title, 'Audit controls');
   });
@@ -162,8 +221,15 @@ describe('writes: constraints at the reject level refuse; lower findings are kep
     assert.equal(report.status, 200, report.text);
     const body = report.json();
     const stored = body['findings-when-stored'] as Json[];
-    assert.ok(stored.length > 0 && stored.every((f) => f.level === 'WARNING' && /port-range/.test(f.path) && f['constraint-id'] && f.line > 0));
-    assert.deepEqual(stored.map(comparable), (body.findings as Json[]).map(comparable), 'nothing it reaches has changed: what is found now is what was found then');
+    assert.ok(
+      stored.length > 0 &&
+        stored.every((f) => f.level === 'WARNING' && /port-range/.test(f.path) && f['constraint-id'] && f.line > 0),
+    );
+    assert.deepEqual(
+      stored.map(comparable),
+      (body.findings as Json[]).map(comparable),
+      'nothing it reaches has changed: what is found now is what was found then',
+    );
     assert.equal(body.valid, true);
     assert.equal(body.counts.WARNING, stored.length);
     const versions = await api(server.url, 'GET', `/api/v1/component-definitions/${id}/versions`, { token: writer });
@@ -180,7 +246,10 @@ describe('writes: constraints at the reject level refuse; lower findings are kep
       assert.equal(res.status, 201, res.text);
       const stored = (await api(lenient.url, 'GET', `/oscal/v1/catalog/${CATALOG_UUID}/validation`, { token })).json();
       assert.equal(stored.valid, false);
-      assert.deepEqual(stored['findings-when-stored'].map((f: Json) => [f.path, f.level]), [['/catalog/controls/0', 'ERROR']]);
+      assert.deepEqual(
+        stored['findings-when-stored'].map((f: Json) => [f.path, f.level]),
+        [['/catalog/controls/0', 'ERROR']],
+      );
     } finally {
       await lenient.stop();
     }
@@ -195,32 +264,69 @@ describe('POST /validate and GET /{model}/{id}/validation', () => {
     const res = await gen('POST', '/validate', { token: reader, body: yaml, contentType: 'application/yaml' });
     assert.equal(res.status, 200, res.text);
     const report = res.json();
-    assert.deepEqual([report.valid, report.model, report.format, report['constraints-checked'], report.counts.ERROR], [false, 'catalog', 'yaml', true, 1]);
+    assert.deepEqual(
+      [report.valid, report.model, report.format, report['constraints-checked'], report.counts.ERROR],
+      [false, 'catalog', 'yaml', true, 1],
+    );
     const [finding] = report.findings;
     assert.equal(finding.path, '/catalog/controls/0');
-    assert.equal(yaml.split('\n')[finding.line - 1]!.trim(), '- id: au-1', `line ${finding.line} is where the control starts`);
+    assert.equal(
+      yaml.split('\n')[finding.line - 1]!.trim(),
+      '- id: au-1',
+      `line ${finding.line} is where the control starts`,
+    );
     assertErrorBody(await gen('GET', `/catalog/${doc.catalog.uuid}`, { token: admin }), 404);
 
-    const sarif = await gen('POST', '/validate?include-pass=true', { token: reader, body: JSON.stringify(doc), contentType: 'application/json', accept: 'application/sarif+json' });
+    const sarif = await gen('POST', '/validate?include-pass=true', {
+      token: reader,
+      body: JSON.stringify(doc),
+      contentType: 'application/json',
+      accept: 'application/sarif+json',
+    });
     assert.equal(sarif.status, 200, sarif.text);
     assert.match(String(sarif.headers['content-type']), /^application\/sarif\+json/);
     const run = sarif.json().runs[0];
     const failed = run.results.filter((r: Json) => r.kind !== 'pass');
-    assert.deepEqual(failed.map((r: Json) => r.level), ['error']);
-    assert.ok(run.results.some((r: Json) => r.kind === 'pass'), 'constraints that held are pass results');
+    assert.deepEqual(
+      failed.map((r: Json) => r.level),
+      ['error'],
+    );
+    assert.ok(
+      run.results.some((r: Json) => r.kind === 'pass'),
+      'constraints that held are pass results',
+    );
     assert.ok(run.tool.driver.rules.some((r: Json) => r.id === failed[0].ruleId));
   });
 
   test('statuses: 401 anonymous, 406 unacceptable, 415 unknown body type, 400 unknown set, 404 unknown document; unreadable content is a report', async () => {
     const body = JSON.stringify(webCatalog());
     assertErrorBody(await gen('POST', '/validate', { body, contentType: 'application/json' }), 401);
-    assertErrorBody(await gen('POST', '/validate', { token: reader, body, contentType: 'application/json', accept: 'text/html' }), 406);
+    assertErrorBody(
+      await gen('POST', '/validate', { token: reader, body, contentType: 'application/json', accept: 'text/html' }),
+      406,
+    );
     assertErrorBody(await gen('POST', '/validate', { token: reader, body, contentType: 'text/plain' }), 415);
-    assert.equal(assertErrorBody(await gen('POST', '/validate?constraints=nope', { token: reader, body, contentType: 'application/json' }), 400).code, 'unknown-constraint-set');
-    assertErrorBody(await gen('GET', '/catalog/00000000-0000-4000-8000-000000000000/validation', { token: reader }), 404);
-    const unread = await gen('POST', '/validate', { token: reader, body: '{"catalog": ', contentType: 'application/json' });
+    assert.equal(
+      assertErrorBody(
+        await gen('POST', '/validate?constraints=nope', { token: reader, body, contentType: 'application/json' }),
+        400,
+      ).code,
+      'unknown-constraint-set',
+    );
+    assertErrorBody(
+      await gen('GET', '/catalog/00000000-0000-4000-8000-000000000000/validation', { token: reader }),
+      404,
+    );
+    const unread = await gen('POST', '/validate', {
+      token: reader,
+      body: '{"catalog": ',
+      contentType: 'application/json',
+    });
     assert.equal(unread.status, 200, unread.text);
-    assert.deepEqual([unread.json().valid, unread.json()['constraints-checked'], unread.json().findings.length], [false, false, 1]);
+    assert.deepEqual(
+      [unread.json().valid, unread.json()['constraints-checked'], unread.json().findings.length],
+      [false, false, 1],
+    );
   });
 });
 
@@ -237,7 +343,19 @@ describe('an external constraint set: the same findings from the CLI and from th
   function fromCli(docs: Json[]): Json[] {
     const dir = mkdtempSync(join(work, 'web-'));
     const paths = layOut(dir, [webCatalog(), webProfile(), ...docs]);
-    const r = spawnSync(process.execPath, [BIN, 'validate', '--format', 'json', '--constraints', join(SETS_DIR, 'ssp-rules.xml'), paths['system-security-plan']!], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [
+        BIN,
+        'validate',
+        '--format',
+        'json',
+        '--constraints',
+        join(SETS_DIR, 'ssp-rules.xml'),
+        paths['system-security-plan']!,
+      ],
+      { encoding: 'utf8' },
+    );
     assert.ok(r.status === 0 || r.status === 1, r.stderr);
     return setFindings(JSON.parse(r.stdout)[0].issues);
   }
@@ -254,12 +372,30 @@ describe('an external constraint set: the same findings from the CLI and from th
 
   test('on the stored SSP: the profile is resolved from the store, and the findings are those of the CLI', async () => {
     const expected = [
-      { id: 'test-baseline-implemented', level: 'WARNING', message: '1 of 2 baseline controls are not implemented: au-2', path: '/system-security-plan' },
-      { id: 'test-responsible-role', level: 'WARNING', message: 'component "This System" names no responsible role', path: '/system-security-plan/system-implementation/components/0' },
-      { id: 'test-responsible-role', level: 'WARNING', message: 'inventory item c9c32657-a0eb-4cf2-b5c1-20928983063c names no responsible role', path: '/system-security-plan/system-implementation/inventory-items/0' },
+      {
+        id: 'test-baseline-implemented',
+        level: 'WARNING',
+        message: '1 of 2 baseline controls are not implemented: au-2',
+        path: '/system-security-plan',
+      },
+      {
+        id: 'test-responsible-role',
+        level: 'WARNING',
+        message: 'component "This System" names no responsible role',
+        path: '/system-security-plan/system-implementation/components/0',
+      },
+      {
+        id: 'test-responsible-role',
+        level: 'WARNING',
+        message: 'inventory item c9c32657-a0eb-4cf2-b5c1-20928983063c names no responsible role',
+        path: '/system-security-plan/system-implementation/inventory-items/0',
+      },
     ];
     const cli = fromCli([webSsp()]);
-    assert.deepEqual(cli.map(({ line: _, column: __, ...f }) => f), expected);
+    assert.deepEqual(
+      cli.map(({ line: _, column: __, ...f }) => f),
+      expected,
+    );
     const id = webSsp()['system-security-plan'].uuid;
     const res = await gen('GET', `/system-security-plan/${id}/validation?constraints=ssp-rules`, { token: writer });
     assert.equal(res.status, 200, res.text);
@@ -272,15 +408,26 @@ describe('an external constraint set: the same findings from the CLI and from th
 
   test('on a body sent to POST /validate: a broken enum, a control outside the baseline, and the template message follow', async () => {
     const cli = fromCli([mutated()]);
-    assert.deepEqual(cli.map((f) => [f.id, f.level, f.path]), [
-      ['test-baseline-implemented', 'WARNING', '/system-security-plan'],
-      ['test-hosting-tier', 'ERROR', '/system-security-plan/system-characteristics/props/2/value'],
-      ['test-implemented-in-baseline', 'ERROR', '/system-security-plan/control-implementation/implemented-requirements/0'],
-      ['test-responsible-role', 'WARNING', '/system-security-plan/system-implementation/components/0'],
-      ['test-responsible-role', 'WARNING', '/system-security-plan/system-implementation/inventory-items/0'],
-    ]);
+    assert.deepEqual(
+      cli.map((f) => [f.id, f.level, f.path]),
+      [
+        ['test-baseline-implemented', 'WARNING', '/system-security-plan'],
+        ['test-hosting-tier', 'ERROR', '/system-security-plan/system-characteristics/props/2/value'],
+        [
+          'test-implemented-in-baseline',
+          'ERROR',
+          '/system-security-plan/control-implementation/implemented-requirements/0',
+        ],
+        ['test-responsible-role', 'WARNING', '/system-security-plan/system-implementation/components/0'],
+        ['test-responsible-role', 'WARNING', '/system-security-plan/system-implementation/inventory-items/0'],
+      ],
+    );
     assert.equal(cli[0]!.message, '2 of 2 baseline controls are not implemented: au-1, au-2');
-    const res = await gen('POST', '/validate?constraints=ssp-rules', { token: writer, body: JSON.stringify(mutated(), null, 2), contentType: 'application/json' });
+    const res = await gen('POST', '/validate?constraints=ssp-rules', {
+      token: writer,
+      body: JSON.stringify(mutated(), null, 2),
+      contentType: 'application/json',
+    });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.json().valid, false);
     assert.deepEqual(setFindings(res.json().findings), cli);
@@ -289,17 +436,33 @@ describe('an external constraint set: the same findings from the CLI and from th
   test('a profile that cannot be had is a finding naming it, not a failure', async () => {
     const doc = webSsp();
     doc['system-security-plan']['import-profile'].href = '../profile/00000000-0000-4000-8000-00000000dead';
-    const res = await gen('POST', '/validate?constraints=ssp-rules', { token: reader, body: JSON.stringify(doc), contentType: 'application/json' });
+    const res = await gen('POST', '/validate?constraints=ssp-rules', {
+      token: reader,
+      body: JSON.stringify(doc),
+      contentType: 'application/json',
+    });
     assert.equal(res.status, 200, res.text);
     const errors = (res.json().findings as Json[]).filter((f) => f.code === 'constraint-error');
     assert.ok(errors.length > 0, res.text);
-    assert.ok(errors.every((f) => f.level === 'ERROR' && /00000000-0000-4000-8000-00000000dead/.test(f.message)), JSON.stringify(errors));
+    assert.ok(
+      errors.every((f) => f.level === 'ERROR' && /00000000-0000-4000-8000-00000000dead/.test(f.message)),
+      JSON.stringify(errors),
+    );
   });
 
   test('documents the caller may not read are not reached through the set', async () => {
     // The profile and catalog are the writer's, and private (the server's default).
-    const findings = (await gen('POST', '/validate?constraints=ssp-rules', { token: reader, body: JSON.stringify(webSsp()), contentType: 'application/json' })).json().findings as Json[];
-    assert.ok(findings.some((f) => f.code === 'constraint-error' && f.message.includes(PROFILE_UUID)), 'the private profile is as absent to this reader');
+    const findings = (
+      await gen('POST', '/validate?constraints=ssp-rules', {
+        token: reader,
+        body: JSON.stringify(webSsp()),
+        contentType: 'application/json',
+      })
+    ).json().findings as Json[];
+    assert.ok(
+      findings.some((f) => f.code === 'constraint-error' && f.message.includes(PROFILE_UUID)),
+      'the private profile is as absent to this reader',
+    );
     assert.ok(!JSON.stringify(findings).includes('Audit baseline'), 'nothing of the private profile shows');
   });
 });

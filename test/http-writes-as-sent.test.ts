@@ -24,16 +24,21 @@ let admin: string;
 before(async () => {
   server = await TestServer.start();
   admin = server.adminToken();
-  [owner, reader] = (await Promise.all([makeToken(server.dataDir, 'olive', 'writer'), makeToken(server.dataDir, 'rita', 'reader')])).map((t) => t.secret);
+  [owner, reader] = (
+    await Promise.all([makeToken(server.dataDir, 'olive', 'writer'), makeToken(server.dataDir, 'rita', 'reader')])
+  ).map((t) => t.secret);
 });
 after(async () => {
   await stopWithin(server);
 });
 
-const call = (method: string, path: string, options: ApiRequest = {}): Promise<ApiResponse> => api(server.url, method, path, options);
+const call = (method: string, path: string, options: ApiRequest = {}): Promise<ApiResponse> =>
+  api(server.url, method, path, options);
 
 /** NIST's basic catalog with a fresh root uuid and title, and these metadata edits. */
-function catalog(edit: (metadata: Record<string, unknown>) => void = () => undefined): { catalog: { uuid: string; metadata: Record<string, unknown> } & Record<string, unknown> } {
+function catalog(edit: (metadata: Record<string, unknown>) => void = () => undefined): {
+  catalog: { uuid: string; metadata: Record<string, unknown> } & Record<string, unknown>;
+} {
   const doc = JSON.parse(readFileSync(BASIC_CATALOG_JSON, 'utf8'));
   doc.catalog.uuid = randomUUID();
   doc.catalog.metadata.title = `Depot fixture ${doc.catalog.uuid}`;
@@ -73,9 +78,13 @@ describe('"document-ids": [] (generic-interface 2.2 rule 6): the server adds its
     assert.deepEqual(await documentIds(`/oscal/v1/catalog/${id}`), [{ scheme: CONTENT_UUID_SCHEME, identifier: id }]);
   });
 
-  test('generic PUT: 204, and the document holds the path\'s content identifier', async () => {
+  test("generic PUT: 204, and the document holds the path's content identifier", async () => {
     const id = await postCatalog(JSON.stringify(catalog()), 'application/json');
-    const res = await call('PUT', `/oscal/v1/catalog/${id}`, { token: owner, body: JSON.stringify(catalog((m) => (m['document-ids'] = []))), contentType: 'application/json' });
+    const res = await call('PUT', `/oscal/v1/catalog/${id}`, {
+      token: owner,
+      body: JSON.stringify(catalog((m) => (m['document-ids'] = []))),
+      contentType: 'application/json',
+    });
     assert.equal(res.status, 204, res.text);
     assert.deepEqual(await documentIds(`/oscal/v1/catalog/${id}`), [{ scheme: CONTENT_UUID_SCHEME, identifier: id }]);
   });
@@ -83,32 +92,52 @@ describe('"document-ids": [] (generic-interface 2.2 rule 6): the server adds its
   test('beside an external identifier, only the content identifier is added', async () => {
     const external = { scheme: 'http://oscal.io/oscal/identifier/externaluuid', identifier: randomUUID() };
     const id = await postCatalog(JSON.stringify(catalog((m) => (m['document-ids'] = [external]))), 'application/json');
-    assert.deepEqual(await documentIds(`/oscal/v1/catalog/${id}`), [{ scheme: CONTENT_UUID_SCHEME, identifier: id }, external]);
+    assert.deepEqual(await documentIds(`/oscal/v1/catalog/${id}`), [
+      { scheme: CONTENT_UUID_SCHEME, identifier: id },
+      external,
+    ]);
   });
 
   test('registry PUT and upload: created, the content-uuid taken from the root uuid', async () => {
     const put = catalog((m) => (m['document-ids'] = []));
-    const res = await call('PUT', `/api/v1/catalogs/${put.catalog.uuid}`, { token: owner, body: JSON.stringify(put), contentType: 'application/json' });
+    const res = await call('PUT', `/api/v1/catalogs/${put.catalog.uuid}`, {
+      token: owner,
+      body: JSON.stringify(put),
+      contentType: 'application/json',
+    });
     assert.equal(res.status, 201, res.text);
-    assert.deepEqual(await documentIds(`/api/v1/catalogs/${put.catalog.uuid}`), [{ scheme: CONTENT_UUID_SCHEME, identifier: put.catalog.uuid }]);
+    assert.deepEqual(await documentIds(`/api/v1/catalogs/${put.catalog.uuid}`), [
+      { scheme: CONTENT_UUID_SCHEME, identifier: put.catalog.uuid },
+    ]);
 
     const uploaded = catalog((m) => (m['document-ids'] = []));
-    const up = await call('POST', '/api/upload', { token: owner, body: JSON.stringify(uploaded), contentType: 'application/json' });
+    const up = await call('POST', '/api/upload', {
+      token: owner,
+      body: JSON.stringify(uploaded),
+      contentType: 'application/json',
+    });
     assert.equal(up.status, 201, up.text);
     assert.equal(up.json()['content-uuid'], uploaded.catalog.uuid);
-    assert.deepEqual(await documentIds(`/oscal/v1/catalog/${uploaded.catalog.uuid}`), [{ scheme: CONTENT_UUID_SCHEME, identifier: uploaded.catalog.uuid }]);
+    assert.deepEqual(await documentIds(`/oscal/v1/catalog/${uploaded.catalog.uuid}`), [
+      { scheme: CONTENT_UUID_SCHEME, identifier: uploaded.catalog.uuid },
+    ]);
   });
 
   test('any other empty array is still invalid OSCAL (422)', async () => {
-    const res = await call('POST', '/oscal/v1/catalog', { token: owner, body: JSON.stringify(catalog((m) => (m.props = []))), contentType: 'application/json' });
+    const res = await call('POST', '/oscal/v1/catalog', {
+      token: owner,
+      body: JSON.stringify(catalog((m) => (m.props = []))),
+      contentType: 'application/json',
+    });
     const body = assertErrorBody(res, 422, /empty list/);
     assert.equal(body.errors?.[0]?.path, '/catalog/metadata/props');
   });
 });
 
-describe('GET .../original and .../revision/{n}/original: each write\'s bytes exactly as received', () => {
+describe("GET .../original and .../revision/{n}/original: each write's bytes exactly as received", () => {
   /** A catalog in XML with what the stored form does not keep: a comment, odd layout, the declaration. */
-  const xml = (title: string, uuid = randomUUID()) => Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>
+  const xml = (title: string, uuid = randomUUID()) =>
+    Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>
 <!-- sent by the original-bytes test -->
 <catalog xmlns="http://csrc.nist.gov/ns/oscal/1.0"   uuid="${uuid}">
     <metadata><title>${title}</title>
@@ -120,10 +149,25 @@ describe('GET .../original and .../revision/{n}/original: each write\'s bytes ex
   test('the current revision and each earlier one, with the media type each was sent in', async () => {
     const first = xml('Original bytes');
     const id = await postCatalog(first, 'application/xml');
-    const json = JSON.stringify(catalog((m) => (m['document-ids'] = [{ scheme: CONTENT_UUID_SCHEME, identifier: id }])));
-    const yaml = Buffer.from((await call('GET', `/oscal/v1/catalog/${id}`, { token: owner, accept: 'application/yaml' })).text.replace('Original bytes', 'Third, in YAML'));
-    assert.equal((await call('PUT', `/oscal/v1/catalog/${id}`, { token: owner, body: json, contentType: 'application/json' })).status, 204);
-    assert.equal((await call('PUT', `/oscal/v1/catalog/${id}`, { token: owner, body: yaml, contentType: 'application/yaml' })).status, 204);
+    const json = JSON.stringify(
+      catalog((m) => (m['document-ids'] = [{ scheme: CONTENT_UUID_SCHEME, identifier: id }])),
+    );
+    const yaml = Buffer.from(
+      (await call('GET', `/oscal/v1/catalog/${id}`, { token: owner, accept: 'application/yaml' })).text.replace(
+        'Original bytes',
+        'Third, in YAML',
+      ),
+    );
+    assert.equal(
+      (await call('PUT', `/oscal/v1/catalog/${id}`, { token: owner, body: json, contentType: 'application/json' }))
+        .status,
+      204,
+    );
+    assert.equal(
+      (await call('PUT', `/oscal/v1/catalog/${id}`, { token: owner, body: yaml, contentType: 'application/yaml' }))
+        .status,
+      204,
+    );
 
     const expected: [string, Buffer, string][] = [
       [`/oscal/v1/catalog/${id}/original`, yaml, 'application/yaml'],
@@ -151,8 +195,14 @@ describe('GET .../original and .../revision/{n}/original: each write\'s bytes ex
 
   test('a version deleted through the registry has no original any more', async () => {
     const id = await postCatalog(xml('Two versions'), 'application/xml');
-    const second = JSON.stringify(catalog((m) => (m['document-ids'] = [{ scheme: CONTENT_UUID_SCHEME, identifier: id }])));
-    assert.equal((await call('PUT', `/oscal/v1/catalog/${id}`, { token: owner, body: second, contentType: 'application/json' })).status, 204);
+    const second = JSON.stringify(
+      catalog((m) => (m['document-ids'] = [{ scheme: CONTENT_UUID_SCHEME, identifier: id }])),
+    );
+    assert.equal(
+      (await call('PUT', `/oscal/v1/catalog/${id}`, { token: owner, body: second, contentType: 'application/json' }))
+        .status,
+      204,
+    );
     assert.equal((await call('DELETE', `/api/v1/catalogs/${id}/versions/1`, { token: owner })).status, 204);
     assertErrorBody(await call('GET', `/oscal/v1/catalog/${id}/revision/1/original`, { token: owner }), 404);
     assert.equal((await call('GET', `/oscal/v1/catalog/${id}/revision/2/original`, { token: owner })).text, second);
@@ -162,9 +212,17 @@ describe('GET .../original and .../revision/{n}/original: each write\'s bytes ex
     const id = await postCatalog(xml('Who reads the original'), 'application/xml');
     assertErrorBody(await call('GET', `/oscal/v1/catalog/${id}/original`, { token: reader }), 404);
     assertErrorBody(await call('GET', `/oscal/v1/catalog/${id}/original`), 401);
-    const access = await call('PUT', `/oscal/v1/catalog/${id}/access`, { token: owner, body: '{"visibility": "public"}', contentType: 'application/json' });
+    const access = await call('PUT', `/oscal/v1/catalog/${id}/access`, {
+      token: owner,
+      body: '{"visibility": "public"}',
+      contentType: 'application/json',
+    });
     assert.equal(access.status, 200, access.text);
-    assert.equal((await call('GET', `/oscal/v1/catalog/${id}`, { token: reader })).status, 200, 'the reader may read the document');
+    assert.equal(
+      (await call('GET', `/oscal/v1/catalog/${id}`, { token: reader })).status,
+      200,
+      'the reader may read the document',
+    );
     assertErrorBody(await call('GET', `/oscal/v1/catalog/${id}/original`, { token: reader }), 403, /owner or an admin/);
     assertErrorBody(await call('GET', `/oscal/v1/catalog/${id}/revision/1/original`, { token: reader }), 403);
     assertErrorBody(await call('GET', `/oscal/v1/catalog/${id}/original`), 401);
@@ -181,7 +239,12 @@ describe('POST /api/upload of a file that is not JSON: 415 (registry-api 7: unsu
     const id = await postCatalog(JSON.stringify(catalog()), 'application/json');
     const asXml = (await call('GET', `/oscal/v1/catalog/${id}`, { token: owner, accept: 'application/xml' })).text;
     const asYaml = (await call('GET', `/oscal/v1/catalog/${id}`, { token: owner, accept: 'application/yaml' })).text;
-    for (const [content, name, type] of [[asXml, 'c.xml', 'application/xml'], [asXml, 'c.xml', 'application/octet-stream'], [asYaml, 'c.yaml', 'application/yaml'], [asYaml, 'c.yaml', undefined]] as const) {
+    for (const [content, name, type] of [
+      [asXml, 'c.xml', 'application/xml'],
+      [asXml, 'c.xml', 'application/octet-stream'],
+      [asYaml, 'c.yaml', 'application/yaml'],
+      [asYaml, 'c.yaml', undefined],
+    ] as const) {
       const body = assertErrorBody(await upload(content, name, type), 415, /JSON only/);
       assert.equal(body.code, 'unsupported-media-type');
     }
@@ -207,7 +270,11 @@ describe('PUT .../resource with an invalid entry: positions in the body sent', (
   }
 
   async function resourceOf(id: string): Promise<string> {
-    const res = await call('POST', `/oscal/v1/catalog/${id}/attachment`, { token: owner, body: 'a file', contentType: 'text/plain' });
+    const res = await call('POST', `/oscal/v1/catalog/${id}/attachment`, {
+      token: owner,
+      body: 'a file',
+      contentType: 'text/plain',
+    });
     assert.equal(res.status, 201, res.text);
     return res.json().uuid;
   }
@@ -216,7 +283,11 @@ describe('PUT .../resource with an invalid entry: positions in the body sent', (
     const id = await postCatalog(JSON.stringify(catalog(), null, 2), 'application/json');
     const resource = await resourceOf(id);
     const body = `{\n  "uuid": "${resource}",\n  "title": "Entry",\n  "props": [\n    { "value": "x", "name": "not a token!" }\n  ]\n}\n`;
-    const res = await call('PUT', `/oscal/v1/catalog/${id}/attachment/${resource}/resource`, { token: owner, body, contentType: 'application/json' });
+    const res = await call('PUT', `/oscal/v1/catalog/${id}/attachment/${resource}/resource`, {
+      token: owner,
+      body,
+      contentType: 'application/json',
+    });
     const error = assertErrorBody(res, 422);
     const detail = error.errors?.find((e) => e.path.endsWith('/props/0/name'));
     assert.ok(detail, JSON.stringify(error));
@@ -227,7 +298,18 @@ describe('PUT .../resource with an invalid entry: positions in the body sent', (
     const id = await postCatalog(JSON.stringify(catalog(), null, 2), 'application/json');
     const resource = await resourceOf(id);
     const body = `{\n  "uuid": "${resource}",\n\n\n      "colour": "red"\n}`;
-    const error = assertErrorBody(await call('PUT', `/oscal/v1/catalog/${id}/attachment/${resource}/resource`, { token: owner, body, contentType: 'application/json' }), 422, /colour/);
-    assert.deepEqual({ line: error.errors?.[0]?.line, column: error.errors?.[0]?.column }, positionOf(body, '"colour"'));
+    const error = assertErrorBody(
+      await call('PUT', `/oscal/v1/catalog/${id}/attachment/${resource}/resource`, {
+        token: owner,
+        body,
+        contentType: 'application/json',
+      }),
+      422,
+      /colour/,
+    );
+    assert.deepEqual(
+      { line: error.errors?.[0]?.line, column: error.errors?.[0]?.column },
+      positionOf(body, '"colour"'),
+    );
   });
 });

@@ -19,8 +19,29 @@ let files: { cert: string; key: string };
 
 function selfSignedCertificate(dir: string): { cert: string; key: string } {
   const out = { cert: join(dir, 'cert.pem'), key: join(dir, 'key.pem') };
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', out.key, '-out', out.cert], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      out.key,
+      '-out',
+      out.cert,
+    ],
+    { stdio: 'ignore' },
+  );
   return out;
 }
 
@@ -36,16 +57,30 @@ after(async () => {
 });
 
 /** A request trusting only the run's certificate, with the negotiated protocol. */
-function get(path: string, options: { method?: string; token?: string; body?: string } = {}): Promise<{ status: number; headers: Record<string, unknown>; protocol: string | null; text: string }> {
+function get(
+  path: string,
+  options: { method?: string; token?: string; body?: string } = {},
+): Promise<{ status: number; headers: Record<string, unknown>; protocol: string | null; text: string }> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = {};
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     if (options.body) headers['content-type'] = 'application/json';
-    const req = httpsRequest(`${server.url}${path}`, { method: options.method ?? 'GET', ca: cert, headers, agent: false }, (res) => {
-      let text = '';
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, protocol: (res.socket as TLSSocket).getProtocol(), text }));
-    });
+    const req = httpsRequest(
+      `${server.url}${path}`,
+      { method: options.method ?? 'GET', ca: cert, headers, agent: false },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            headers: res.headers,
+            protocol: (res.socket as TLSSocket).getProtocol(),
+            text,
+          }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });
@@ -61,15 +96,23 @@ describe('HTTPS', () => {
 
   test('a client that speaks at most TLS 1.2 is refused during the handshake', async () => {
     const error = await new Promise<Error>((resolve, reject) => {
-      const socket = connectTls({ host: '127.0.0.1', port: server.port, ca: cert, maxVersion: 'TLSv1.2', servername: '' }, () => reject(new Error(`handshake succeeded with ${socket.getProtocol()}`)));
+      const socket = connectTls(
+        { host: '127.0.0.1', port: server.port, ca: cert, maxVersion: 'TLSv1.2', servername: '' },
+        () => reject(new Error(`handshake succeeded with ${socket.getProtocol()}`)),
+      );
       socket.on('error', resolve);
     });
-    assert.match(`${(error as NodeJS.ErrnoException).code} ${error.message}`, /protocol version|ALERT_PROTOCOL_VERSION|UNSUPPORTED_PROTOCOL/i);
+    assert.match(
+      `${(error as NodeJS.ErrnoException).code} ${error.message}`,
+      /protocol version|ALERT_PROTOCOL_VERSION|UNSUPPORTED_PROTOCOL/i,
+    );
   });
 
   test('plain HTTP on the HTTPS port gets no HTTP answer', async () => {
     const answer = await new Promise<string>((resolve) => {
-      const socket = connectTcp(server.port, '127.0.0.1', () => socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'));
+      const socket = connectTcp(server.port, '127.0.0.1', () =>
+        socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'),
+      );
       let data = '';
       socket.on('data', (d) => (data += d.toString('latin1')));
       socket.on('error', () => undefined);
@@ -82,7 +125,10 @@ describe('HTTPS', () => {
     const token = readFileSync(join(server.dataDir, 'admin-token'), 'utf8').trim();
     const created = await get('/oscal/v1/catalog', { method: 'POST', token, body: catalogJson() });
     assert.equal(created.status, 201, created.text);
-    assert.match(String(created.headers.location), new RegExp(`^https://127\\.0\\.0\\.1:${server.port}/oscal/v1/catalog/`));
+    assert.match(
+      String(created.headers.location),
+      new RegExp(`^https://127\\.0\\.0\\.1:${server.port}/oscal/v1/catalog/`),
+    );
   });
 
   test('--tls-cert without --tls-key is refused at start, naming both options', () => {

@@ -20,10 +20,42 @@ const CONTENT = '/work/shared/content';
 const LINE_FIELDS = new Set(['title', 'label', 'text', 'choice', 'purpose', 'caption']);
 const MULTILINE_FIELDS = new Set(['description', 'remarks', 'usage', 'statement', 'adjustment-justification']);
 const PROSE_HOLDERS = new Set(['part', 'guideline']);
-const BLOCKS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'pre', 'hr', 'blockquote', 'table', 'img']);
+const BLOCKS = new Set([
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'ul',
+  'ol',
+  'pre',
+  'hr',
+  'blockquote',
+  'table',
+  'img',
+]);
 const INLINE = new Set(['a', 'insert', 'br', 'code', 'em', 'i', 'b', 'strong', 'sub', 'sup', 'q', 'img']);
 // Where whitespace at the start and end of the content does not render.
-const BLOCK_CONTENT = new Set(['#multiline', 'p', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'td', 'th', 'blockquote', 'ul', 'ol', 'table', 'tr']);
+const BLOCK_CONTENT = new Set([
+  '#multiline',
+  'p',
+  'li',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'td',
+  'th',
+  'blockquote',
+  'ul',
+  'ol',
+  'table',
+  'tr',
+]);
 
 function localName(name: string): string {
   return name.slice(name.indexOf(':') + 1);
@@ -33,15 +65,22 @@ function readXml(xml: string, fragment: boolean): MarkupNode[] {
   const parser = new SaxesParser({ fragment, position: true });
   const root: MarkupElement = { name: '#root', attrs: {}, children: [] };
   const stack = [root];
-  parser.on('opentag', tag => {
+  parser.on('opentag', (tag) => {
     const attrs: Record<string, string> = {};
-    for (const [name, value] of Object.entries(tag.attributes as Record<string, string>)) if (!name.startsWith('xmlns')) attrs[localName(name)] = value;
-    const el: MarkupElement = { name: localName(tag.name), attrs, children: [], line: parser.line, column: parser.column };
+    for (const [name, value] of Object.entries(tag.attributes as Record<string, string>))
+      if (!name.startsWith('xmlns')) attrs[localName(name)] = value;
+    const el: MarkupElement = {
+      name: localName(tag.name),
+      attrs,
+      children: [],
+      line: parser.line,
+      column: parser.column,
+    };
     stack[stack.length - 1]?.children.push(el);
     stack.push(el);
   });
   parser.on('closetag', () => void stack.pop());
-  parser.on('text', text => {
+  parser.on('text', (text) => {
     const children = (stack[stack.length - 1] as MarkupElement).children;
     if (typeof children[children.length - 1] === 'string') children[children.length - 1] += text;
     else children.push(text);
@@ -70,7 +109,11 @@ function xmlValues(nodes: MarkupNode[], anchor: string, out: XmlValue[]): XmlVal
     const here = el.attrs.id ?? el.attrs.uuid ?? anchor;
     if (LINE_FIELDS.has(el.name) && !hasAttributes(el)) {
       out.push({ key: `${here}|${el.name}`, nodes: el.children, multiline: false });
-    } else if (MULTILINE_FIELDS.has(el.name) && !hasAttributes(el) && el.children.filter(isElement).every(c => BLOCKS.has(c.name))) {
+    } else if (
+      MULTILINE_FIELDS.has(el.name) &&
+      !hasAttributes(el) &&
+      el.children.filter(isElement).every((c) => BLOCKS.has(c.name))
+    ) {
       out.push({ key: `${here}|${el.name}`, nodes: el.children, multiline: true });
     } else if (PROSE_HOLDERS.has(el.name)) {
       const blockAt = el.children.flatMap((c, i) => (isElement(c) && BLOCKS.has(c.name) ? [i] : []));
@@ -128,7 +171,7 @@ function canonical(nodes: MarkupNode[], context: string): string {
     const name = node.name === 'i' ? 'em' : node.name === 'b' ? 'strong' : node.name;
     const attrs = Object.keys(node.attrs)
       .sort()
-      .map(a => ` ${a}=${JSON.stringify(node.attrs[a])}`)
+      .map((a) => ` ${a}=${JSON.stringify(node.attrs[a])}`)
       .join('');
     if (name === 'em' || name === 'strong' || name === 'q') {
       const children = [...node.children];
@@ -153,15 +196,19 @@ function canonical(nodes: MarkupNode[], context: string): string {
       const before = items[i - 1];
       const after = items[i + 1];
       let text = item;
-      if (trimsEdges && (before === undefined || (typeof before !== 'string' && before.block))) text = text.replace(/^ /, '');
-      if (trimsEdges && (after === undefined || (typeof after !== 'string' && after.block))) text = text.replace(/ $/, '');
+      if (trimsEdges && (before === undefined || (typeof before !== 'string' && before.block)))
+        text = text.replace(/^ /, '');
+      if (trimsEdges && (after === undefined || (typeof after !== 'string' && after.block)))
+        text = text.replace(/ $/, '');
       return text === '' ? '' : JSON.stringify(text);
     })
     .join('');
 }
 
-const canonicalXml = (nodes: MarkupNode[], multiline: boolean): string => canonical(nodes, multiline ? '#multiline' : '#line');
-const readBack = (markdown: string, multiline: boolean): MarkupNode[] => readXml(markdownToXml(markdown, multiline), true);
+const canonicalXml = (nodes: MarkupNode[], multiline: boolean): string =>
+  canonical(nodes, multiline ? '#multiline' : '#line');
+const readBack = (markdown: string, multiline: boolean): MarkupNode[] =>
+  readXml(markdownToXml(markdown, multiline), true);
 
 function contentPairs(): Array<{ xmlFile: string; jsonFile: string | undefined }> {
   const pairs: Array<{ xmlFile: string; jsonFile: string | undefined }> = [];
@@ -192,26 +239,32 @@ function lossKind(nodes: MarkupNode[]): string {
   const edgeSpace = (el: MarkupElement): boolean => {
     const first = el.children[0];
     const last = el.children[el.children.length - 1];
-    return (typeof first === 'string' && /^[ \t\n\r]/.test(first)) || (typeof last === 'string' && /[ \t\n\r]$/.test(last));
+    return (
+      (typeof first === 'string' && /^[ \t\n\r]/.test(first)) || (typeof last === 'string' && /[ \t\n\r]$/.test(last))
+    );
   };
-  if (all.some(el => ['em', 'i', 'strong', 'b', 'q'].includes(el.name) && edgeSpace(el))) return 'emphasis with whitespace inside its edges';
-  if (all.some(el => el.name === 'li' && el.children.some(c => isElement(c) && c.name === 'p'))) return 'list items holding paragraphs';
-  for (const name of ['sub', 'sup', 'blockquote', 'br', 'hr']) if (all.some(el => el.name === name)) return `<${name}>`;
-  if (all.some(el => el.name === 'a' && el.attrs.title !== undefined)) return 'link title';
+  if (all.some((el) => ['em', 'i', 'strong', 'b', 'q'].includes(el.name) && edgeSpace(el)))
+    return 'emphasis with whitespace inside its edges';
+  if (all.some((el) => el.name === 'li' && el.children.some((c) => isElement(c) && c.name === 'p')))
+    return 'list items holding paragraphs';
+  for (const name of ['sub', 'sup', 'blockquote', 'br', 'hr'])
+    if (all.some((el) => el.name === name)) return `<${name}>`;
+  if (all.some((el) => el.name === 'a' && el.attrs.title !== undefined)) return 'link title';
   return 'other';
 }
 
 describe('NIST published content', { skip: existsSync(CONTENT) ? false : `${CONTENT} is not available` }, () => {
   const pairs = existsSync(CONTENT) ? contentPairs() : [];
 
-  test('property (2): XML -> Markdown -> XML keeps every XML markup value', t => {
+  test('property (2): XML -> Markdown -> XML keeps every XML markup value', (t) => {
     let values = 0;
     const failures: string[] = [];
     for (const { xmlFile } of pairs) {
       for (const value of xmlValues(readXml(readFileSync(xmlFile, 'utf8'), false), '', [])) {
         values++;
         const back = readBack(markupToMarkdown(value.nodes, value.multiline), value.multiline);
-        if (canonicalXml(back, value.multiline) !== canonicalXml(value.nodes, value.multiline)) failures.push(`${basename(xmlFile)} ${value.key}`);
+        if (canonicalXml(back, value.multiline) !== canonicalXml(value.nodes, value.multiline))
+          failures.push(`${basename(xmlFile)} ${value.key}`);
       }
     }
     t.diagnostic(`${pairs.length} XML files, ${values} markup values, ${failures.length} not preserved`);
@@ -219,7 +272,7 @@ describe('NIST published content', { skip: existsSync(CONTENT) ? false : `${CONT
     assert.deepEqual(failures, []);
   });
 
-  test('properties (1) and (3) over the XML/JSON pairs', t => {
+  test('properties (1) and (3) over the XML/JSON pairs', (t) => {
     let jsonCount = 0;
     let paired = 0;
     let equalToNist = 0;
@@ -236,13 +289,16 @@ describe('NIST published content', { skip: existsSync(CONTENT) ? false : `${CONT
       jsonCount += fromJson.length;
       for (const value of fromJson) {
         const again = markupToMarkdown(readBack(value.markdown, value.multiline), value.multiline);
-        if (again !== value.markdown) notRoundTripped.push(`${basename(jsonFile)} ${value.key}: ${JSON.stringify(value.markdown)} -> ${JSON.stringify(again)}`);
+        if (again !== value.markdown)
+          notRoundTripped.push(
+            `${basename(jsonFile)} ${value.key}: ${JSON.stringify(value.markdown)} -> ${JSON.stringify(again)}`,
+          );
       }
       // Pair each JSON value with an XML value of the same object and field: equal ones first.
       const rest: JsonValue[] = [];
       for (const value of fromJson) {
         const candidates = fromXml.get(value.key) ?? [];
-        const i = candidates.findIndex(c => markupToMarkdown(c.nodes, c.multiline) === value.markdown);
+        const i = candidates.findIndex((c) => markupToMarkdown(c.nodes, c.multiline) === value.markdown);
         if (i < 0) rest.push(value);
         else {
           candidates.splice(i, 1);
@@ -257,19 +313,34 @@ describe('NIST published content', { skip: existsSync(CONTENT) ? false : `${CONT
         // NIST's string must read back as something else than the XML, i.e. it lost content, or
         // as the same markup but for runs of spaces, which NIST's converter collapses.
         const ours = markupToMarkdown(twin.nodes, twin.multiline);
-        const nistLost = canonicalXml(readBack(value.markdown, value.multiline), value.multiline) !== canonicalXml(twin.nodes, twin.multiline);
+        const nistLost =
+          canonicalXml(readBack(value.markdown, value.multiline), value.multiline) !==
+          canonicalXml(twin.nodes, twin.multiline);
         const collapsed = ours.replace(/ {2,}/g, ' ') === value.markdown;
-        if (!nistLost && !collapsed) unexplained.push(`${basename(jsonFile)} ${value.key}: NIST ${JSON.stringify(value.markdown)}, ours ${JSON.stringify(ours)}`);
+        if (!nistLost && !collapsed)
+          unexplained.push(
+            `${basename(jsonFile)} ${value.key}: NIST ${JSON.stringify(value.markdown)}, ours ${JSON.stringify(ours)}`,
+          );
         const kind = nistLost ? lossKind(twin.nodes) : 'runs of spaces (NIST collapses them)';
         differences.set(kind, (differences.get(kind) ?? 0) + 1);
       }
     }
-    t.diagnostic(`(1) ${jsonCount} JSON markup values, ${jsonCount - notRoundTripped.length} unchanged by Markdown -> XML -> Markdown`);
+    t.diagnostic(
+      `(1) ${jsonCount} JSON markup values, ${jsonCount - notRoundTripped.length} unchanged by Markdown -> XML -> Markdown`,
+    );
     t.diagnostic(`(3) ${paired} values paired with their XML, ${equalToNist} equal to NIST's string`);
-    for (const [kind, count] of differences) t.diagnostic(`(3) differs where NIST's string loses content: ${kind}: ${count}`);
-    assert.ok(jsonCount > 25000 && paired > 24000, `expected the NIST content, found ${jsonCount} values, ${paired} paired`);
+    for (const [kind, count] of differences)
+      t.diagnostic(`(3) differs where NIST's string loses content: ${kind}: ${count}`);
+    assert.ok(
+      jsonCount > 25000 && paired > 24000,
+      `expected the NIST content, found ${jsonCount} values, ${paired} paired`,
+    );
     assert.deepEqual(notRoundTripped, []);
     assert.deepEqual(unexplained, []);
-    assert.deepEqual([...differences.keys()].sort(), ['emphasis with whitespace inside its edges', 'list items holding paragraphs', 'runs of spaces (NIST collapses them)']);
+    assert.deepEqual([...differences.keys()].sort(), [
+      'emphasis with whitespace inside its edges',
+      'list items holding paragraphs',
+      'runs of spaces (NIST collapses them)',
+    ]);
   });
 });

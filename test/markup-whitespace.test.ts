@@ -17,7 +17,10 @@ const RUNS = { numRuns: 300 };
 const spaced = fc
   .tuple(
     fc.stringMatching(/^[ \t]{0,4}$/),
-    fc.array(fc.tuple(fc.stringMatching(/^[a-z0-9.,;:'()-]{1,6}$/), fc.stringMatching(/^[ \t]{1,5}$/)), { minLength: 1, maxLength: 4 }),
+    fc.array(fc.tuple(fc.stringMatching(/^[a-z0-9.,;:'()-]{1,6}$/), fc.stringMatching(/^[ \t]{1,5}$/)), {
+      minLength: 1,
+      maxLength: 4,
+    }),
   )
   .map(([lead, words]) => lead + words.map(([w, ws]) => w + ws).join(''))
   .chain((text) => fc.boolean().map((trailing) => (trailing ? text : text.replace(/[ \t]+$/, ''))));
@@ -49,32 +52,59 @@ function textOf(nodes: MarkupNode[]): string {
 function check(xml: string, multiline: boolean): void {
   const markdown = markupToMarkdown(readMarkupFragment(xml), multiline);
   const back = markdownToXml(markdown, multiline);
-  assert.equal(markupToMarkdown(readMarkupFragment(back), multiline), markdown, `JSON -> XML -> JSON of ${JSON.stringify(markdown)} (XML ${JSON.stringify(back)})`);
-  assert.equal(textOf(readMarkupFragment(back)), textOf(readMarkupFragment(xml)), `the text of ${JSON.stringify(xml)} through ${JSON.stringify(markdown)}`);
+  assert.equal(
+    markupToMarkdown(readMarkupFragment(back), multiline),
+    markdown,
+    `JSON -> XML -> JSON of ${JSON.stringify(markdown)} (XML ${JSON.stringify(back)})`,
+  );
+  assert.equal(
+    textOf(readMarkupFragment(back)),
+    textOf(readMarkupFragment(xml)),
+    `the text of ${JSON.stringify(xml)} through ${JSON.stringify(markdown)}`,
+  );
 }
 
 describe('generated text with runs of spaces and tabs', () => {
   for (const [name, context] of Object.entries(LINE_CONTEXTS)) {
-    test(name, () => fc.assert(fc.property(spaced, (t) => check(context(t), false)), RUNS));
+    test(name, () =>
+      fc.assert(
+        fc.property(spaced, (t) => check(context(t), false)),
+        RUNS,
+      ),
+    );
   }
   for (const [name, context] of Object.entries(MULTILINE_CONTEXTS)) {
-    test(name, () => fc.assert(fc.property(spaced, (t) => check(context(t), true)), RUNS));
+    test(name, () =>
+      fc.assert(
+        fc.property(spaced, (t) => check(context(t), true)),
+        RUNS,
+      ),
+    );
   }
 });
 
 describe('in a whole document, JSON -> XML -> JSON is the identity', () => {
-  test('a title, a part\'s prose and a parameter label with runs of spaces and tabs', () => {
+  test("a title, a part's prose and a parameter label with runs of spaces and tabs", () => {
     fc.assert(
       fc.property(spaced, spaced, (title, prose) => {
         const doc = {
           catalog: {
             uuid: '74c8ba1e-5cd4-4ad1-bbfe-5ac5d2c9e6c7',
             metadata: { title, 'last-modified': '2026-01-01T00:00:00Z', version: '1', 'oscal-version': '1.1.2' },
-            controls: [{
-              id: 'c-1', title: `a${title}`,
-              params: [{ id: 'c-1_prm_1', label: title }],
-              parts: [{ id: 'c-1_smt', name: 'statement', prose: `p ${prose.replace(/^[ \t]+/, '')}\n\n* item ${title.trim()}  x\n* y\t z\n` }],
-            }],
+            controls: [
+              {
+                id: 'c-1',
+                title: `a${title}`,
+                params: [{ id: 'c-1_prm_1', label: title }],
+                parts: [
+                  {
+                    id: 'c-1_smt',
+                    name: 'statement',
+                    prose: `p ${prose.replace(/^[ \t]+/, '')}\n\n* item ${title.trim()}  x\n* y\t z\n`,
+                  },
+                ],
+              },
+            ],
           },
         };
         const viaXml = parseOscal(serializeOscal(parseOscal(JSON.stringify(doc), 'json'), 'xml'), 'xml');
@@ -85,7 +115,20 @@ describe('in a whole document, JSON -> XML -> JSON is the identity', () => {
   });
 
   test('the published assessment plan\'s kind of string: "a    b" stays "a    b"', () => {
-    const doc = parseOscal(JSON.stringify({ catalog: { uuid: '74c8ba1e-5cd4-4ad1-bbfe-5ac5d2c9e6c7', metadata: { title: 'a    b', 'last-modified': '2026-01-01T00:00:00Z', version: '1', 'oscal-version': '1.1.2' } } }), 'json');
+    const doc = parseOscal(
+      JSON.stringify({
+        catalog: {
+          uuid: '74c8ba1e-5cd4-4ad1-bbfe-5ac5d2c9e6c7',
+          metadata: {
+            title: 'a    b',
+            'last-modified': '2026-01-01T00:00:00Z',
+            version: '1',
+            'oscal-version': '1.1.2',
+          },
+        },
+      }),
+      'json',
+    );
     const xml = serializeOscal(doc, 'xml');
     assert.match(xml, /<title>a {4}b<\/title>/);
     assert.equal((parseOscal(xml, 'xml').content.catalog as { metadata: { title: string } }).metadata.title, 'a    b');

@@ -3,7 +3,13 @@
 // Metaschema spec and from what NIST's converter writes.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BLOCK_ELEMENTS, INLINE_ELEMENTS, MarkupError, markdownToXml, markupToMarkdown } from '../src/oscal/markup/index.js';
+import {
+  BLOCK_ELEMENTS,
+  INLINE_ELEMENTS,
+  MarkupError,
+  markdownToXml,
+  markupToMarkdown,
+} from '../src/oscal/markup/index.js';
 import { readMarkupFragment } from './support/markup-fragment.js';
 
 const readXml = readMarkupFragment;
@@ -19,8 +25,36 @@ function both(xmlIn: string, markdown: string, xmlOut = xmlIn, multiline = true)
 
 describe('element sets', () => {
   test('inline and block elements are those of the Metaschema markup model', () => {
-    assert.deepEqual([...INLINE_ELEMENTS].sort(), ['a', 'b', 'br', 'code', 'em', 'i', 'img', 'insert', 'q', 'strong', 'sub', 'sup']);
-    assert.deepEqual([...BLOCK_ELEMENTS].sort(), ['blockquote', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'img', 'ol', 'p', 'pre', 'table', 'ul']);
+    assert.deepEqual([...INLINE_ELEMENTS].sort(), [
+      'a',
+      'b',
+      'br',
+      'code',
+      'em',
+      'i',
+      'img',
+      'insert',
+      'q',
+      'strong',
+      'sub',
+      'sup',
+    ]);
+    assert.deepEqual([...BLOCK_ELEMENTS].sort(), [
+      'blockquote',
+      'h1',
+      'h2',
+      'h3',
+      'h4',
+      'h5',
+      'h6',
+      'hr',
+      'img',
+      'ol',
+      'p',
+      'pre',
+      'table',
+      'ul',
+    ]);
   });
 });
 
@@ -134,8 +168,13 @@ describe('inline', () => {
   });
 
   test('q is "…" and a literal quotation mark is \\"', () => {
-    both('The terms <q>continuous</q> and "ongoing"', 'The terms "continuous" and \\"ongoing\\"', 'The terms <q>continuous</q> and "ongoing"', false);
-     both('so<q>(x)</q>. <q>a <q>b</q> c</q>', 'so"(x)". "a "b" c"', 'so<q>(x)</q>. <q>a <q>b</q> c</q>', false);
+    both(
+      'The terms <q>continuous</q> and "ongoing"',
+      'The terms "continuous" and \\"ongoing\\"',
+      'The terms <q>continuous</q> and "ongoing"',
+      false,
+    );
+    both('so<q>(x)</q>. <q>a <q>b</q> c</q>', 'so"(x)". "a "b" c"', 'so<q>(x)</q>. <q>a <q>b</q> c</q>', false);
   });
 
   test('code', () => {
@@ -151,7 +190,12 @@ describe('inline', () => {
 
   test('links, with title and with destinations that need angle brackets', () => {
     both('see <a href="#ac-2">AC-2</a>.', 'see [AC-2](#ac-2).', 'see <a href="#ac-2">AC-2</a>.', false);
-    both('<a href="https://x.org/" title="The &quot;X&quot;">X</a>', '[X](https://x.org/ "The \\"X\\"")', '<a href="https://x.org/" title="The &quot;X&quot;">X</a>', false);
+    both(
+      '<a href="https://x.org/" title="The &quot;X&quot;">X</a>',
+      '[X](https://x.org/ "The \\"X\\"")',
+      '<a href="https://x.org/" title="The &quot;X&quot;">X</a>',
+      false,
+    );
     both('<a href="a b(c">t</a>', '[t](<a b(c>)', '<a href="a b(c">t</a>', false);
     both('<a href="f(x)">t</a>', '[t](f(x))', '<a href="f(x)">t</a>', false);
   });
@@ -161,11 +205,21 @@ describe('inline', () => {
   });
 
   test('img with alt and title', () => {
-    both('<img alt="A *b*" src="s.png" title="T"/>', '![A \\*b\\*](s.png "T")', '<img alt="A *b*" src="s.png" title="T"/>', false);
+    both(
+      '<img alt="A *b*" src="s.png" title="T"/>',
+      '![A \\*b\\*](s.png "T")',
+      '<img alt="A *b*" src="s.png" title="T"/>',
+      false,
+    );
   });
 
   test('insert', () => {
-    both('to <insert type="param" id-ref="ac-1_prm_1"/>:', 'to {{ insert: param, ac-1_prm_1 }}:', 'to <insert type="param" id-ref="ac-1_prm_1"/>:', false);
+    both(
+      'to <insert type="param" id-ref="ac-1_prm_1"/>:',
+      'to {{ insert: param, ac-1_prm_1 }}:',
+      'to <insert type="param" id-ref="ac-1_prm_1"/>:',
+      false,
+    );
   });
 
   test('insert syntax with other spacing is read too', () => {
@@ -190,8 +244,17 @@ describe('whitespace in mixed content', () => {
   });
 
   test('whitespace at the edges of a paragraph is kept and read back (NIST writes it)', () => {
-    both('<p>\n   <insert type="param" id-ref="p1"/> access control policy that:</p>', ' {{ insert: param, p1 }} access control policy that:', '<p> <insert type="param" id-ref="p1"/> access control policy that:</p>');
-    both('lock for an <insert type="param" id-ref="p4"/>\n   ', 'lock for an {{ insert: param, p4 }} ', 'lock for an <insert type="param" id-ref="p4"/> ', false);
+    both(
+      '<p>\n   <insert type="param" id-ref="p1"/> access control policy that:</p>',
+      ' {{ insert: param, p1 }} access control policy that:',
+      '<p> <insert type="param" id-ref="p1"/> access control policy that:</p>',
+    );
+    both(
+      'lock for an <insert type="param" id-ref="p4"/>\n   ',
+      'lock for an {{ insert: param, p4 }} ',
+      'lock for an <insert type="param" id-ref="p4"/> ',
+      false,
+    );
   });
 
   test('a list item starting with whitespace is "*  text" and reads back the same', () => {
@@ -213,7 +276,7 @@ describe('whitespace in mixed content', () => {
 });
 
 describe('where NIST\'s converter writes other Markdown, ours reads back as the XML (docs/decisions.md, "Markup")', () => {
-  test('nested lists are indented to their item\'s text; NIST\'s unindented items read as one flat list', () => {
+  test("nested lists are indented to their item's text; NIST's unindented items read as one flat list", () => {
     both('<ul><li>a<ul><li>b</li></ul></li></ul>', '* a\n  * b\n');
     both('<ol><li>a<ul><li>b</li></ul></li></ol>', '1. a\n   * b\n');
     assert.equal(xml('* a\n* b'), '<ul><li>a</li><li>b</li></ul>');
@@ -317,10 +380,16 @@ describe('refused or neutralised input', () => {
   }
 
   test('an element outside the model is refused with the allowed list and its position', () => {
-    const err = refuses(() => md('<p>a</p>\n<div>x</div>'), /element <div> is not allowed in markup-multiline; allowed: h1, .*p, table, img/);
+    const err = refuses(
+      () => md('<p>a</p>\n<div>x</div>'),
+      /element <div> is not allowed in markup-multiline; allowed: h1, .*p, table, img/,
+    );
     assert.equal(err.line, 2);
     assert.equal(typeof err.column, 'number');
-    refuses(() => md('a <script>alert(1)</script>', false), /element <script> is not allowed in markup-line; allowed: code, em/);
+    refuses(
+      () => md('a <script>alert(1)</script>', false),
+      /element <script> is not allowed in markup-line; allowed: code, em/,
+    );
     refuses(() => md('<p>a <span>b</span></p>'), /element <span> is not allowed inside <p>/);
     refuses(() => md('<p>x</p>', false), /element <p> is not allowed in markup-line/);
     refuses(() => md('<li>x</li>'), /element <li> is not allowed in markup-multiline/);
@@ -330,8 +399,14 @@ describe('refused or neutralised input', () => {
 
   test('attributes outside the model are refused', () => {
     refuses(() => md('<p onclick="x()">a</p>'), /attribute "onclick" is not allowed on <p>; allowed: none/);
-    refuses(() => md('<a href="u" style="x">a</a>', false), /attribute "style" is not allowed on <a>; allowed: href, title/);
-    refuses(() => md('<table><tr><td align="middle">a</td></tr></table>'), /align="middle" on <td> must be left, center or right/);
+    refuses(
+      () => md('<a href="u" style="x">a</a>', false),
+      /attribute "style" is not allowed on <a>; allowed: href, title/,
+    );
+    refuses(
+      () => md('<table><tr><td align="middle">a</td></tr></table>'),
+      /align="middle" on <td> must be left, center or right/,
+    );
     refuses(() => md('<ol start="-1"><li>a</li></ol>'), /start="-1" on <ol> must be a non-negative integer/);
   });
 
@@ -342,7 +417,10 @@ describe('refused or neutralised input', () => {
   });
 
   test('text directly between blocks is refused', () => {
-    refuses(() => md('<p>a</p> stray <p>b</p>'), /text "stray" is not allowed directly in markup-multiline; wrap it in <p>/);
+    refuses(
+      () => md('<p>a</p> stray <p>b</p>'),
+      /text "stray" is not allowed directly in markup-multiline; wrap it in <p>/,
+    );
     refuses(() => md('<blockquote>quoted</blockquote>'), /text "quoted" is not allowed directly in <blockquote>/);
   });
 

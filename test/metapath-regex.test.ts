@@ -46,7 +46,7 @@ describe('XSD escapes mean what XSD says, not what JavaScript says', () => {
   test('. matches anything but line feed and carriage return, unless the s flag', () => {
     assert.equal(matches('\r', '.'), false);
     assert.equal(matches('\n', '.'), false);
-    assert.equal(matches('\u2028', '^.$'), true, 'JavaScript\'s . would not match LINE SEPARATOR');
+    assert.equal(matches('\u2028', '^.$'), true, "JavaScript's . would not match LINE SEPARATOR");
     assert.equal(matches('\n', '^.$', 's'), true);
   });
 
@@ -77,14 +77,14 @@ describe('classes', () => {
     assert.equal(matches('7', '^[\\w-[\\d]]$'), false);
   });
 
-  test('a - after a range is a literal, as NIST\'s own URI pattern needs', () => {
+  test("a - after a range is a literal, as NIST's own URI pattern needs", () => {
     const uri = compileWholeMatch("(?:[0-9a-zA-Z-._~/?!$&'()*+,;=:@]|%[0-9A-F][0-9A-F])+");
     assert.equal(uri.test('a-b.c_d~e%20'), true);
     assert.equal(uri.test('a b'), false);
   });
 });
 
-describe('XPath\'s additions to XSD', () => {
+describe("XPath's additions to XSD", () => {
   test('anchors, reluctant quantifiers, non-capturing groups, bounded repeats', () => {
     assert.equal(matches('xab', '^ab'), false);
     assert.equal(matches('xab', 'ab$'), true);
@@ -113,7 +113,7 @@ describe('XPath\'s additions to XSD', () => {
 });
 
 describe('fn:replace and fn:tokenize', () => {
-  test('F&O\'s examples', () => {
+  test("F&O's examples", () => {
     assert.equal(replace('abracadabra', 'bra', '*'), 'a*cada*');
     assert.equal(replace('abracadabra', 'a.*a', '*'), '*');
     assert.equal(replace('abracadabra', 'a.*?a', '*'), '*c*bra');
@@ -126,7 +126,11 @@ describe('fn:replace and fn:tokenize', () => {
     assert.deepEqual(tokenize(' red green blue '), ['red', 'green', 'blue']);
     assert.deepEqual(tokenize('1, 15, 24, 50', ',\\s*'), ['1', '15', '24', '50']);
     assert.deepEqual(tokenize('1,15,,24,50,', ','), ['1', '15', '', '24', '50', '']);
-    assert.deepEqual(tokenize('Some unparsed <br> HTML <BR> text', '\\s*<br>\\s*', 'i'), ['Some unparsed', 'HTML', 'text']);
+    assert.deepEqual(tokenize('Some unparsed <br> HTML <BR> text', '\\s*<br>\\s*', 'i'), [
+      'Some unparsed',
+      'HTML',
+      'text',
+    ]);
     assert.deepEqual(tokenize('', ','), []);
   });
 
@@ -149,11 +153,21 @@ describe('errors', () => {
 
   test('FORX0002: what XPath refuses though JavaScript might take it', () => {
     const bad: [string, RegExp][] = [
-      ['(', /"\(" is not closed/], ['a{,3}', /\{,m\}/], ['(?=a)', /\(\?: is allowed/], ['(?<n>a)', /\(\?: is allowed/],
-      ['a**', /nothing before it to repeat/], ['[a', /"\[" is not closed/], ['\\b', /"\\b" is not an escape/],
-      ['\\1(a)', /not closed before it/], ['x{3,1}', /wrong way round/], ['[z-a]', /higher character to a lower/],
-      [']', /unescaped "\]"/], ['\\p{IsKlingon}', /Klingon is not a Unicode block/], ['\\p{Xx}', /not a Unicode general category/],
-      ['[]', /empty/], ['\\', /lone "\\"/],
+      ['(', /"\(" is not closed/],
+      ['a{,3}', /\{,m\}/],
+      ['(?=a)', /\(\?: is allowed/],
+      ['(?<n>a)', /\(\?: is allowed/],
+      ['a**', /nothing before it to repeat/],
+      ['[a', /"\[" is not closed/],
+      ['\\b', /"\\b" is not an escape/],
+      ['\\1(a)', /not closed before it/],
+      ['x{3,1}', /wrong way round/],
+      ['[z-a]', /higher character to a lower/],
+      [']', /unescaped "\]"/],
+      ['\\p{IsKlingon}', /Klingon is not a Unicode block/],
+      ['\\p{Xx}', /not a Unicode general category/],
+      ['[]', /empty/],
+      ['\\', /lone "\\"/],
     ];
     for (const [pattern, message] of bad) fails(() => translateRegex(pattern, ''), 'FORX0002', message);
   });

@@ -6,11 +6,31 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { MetapathError } from '../src/oscal/metapath/errors.js';
 import {
-  addDurations, addToTemporal, adjustToTimezone, castDuration, castTemporal, compareDurations, compareTemporal,
-  divideDuration, divideDurationByDuration, durationComponent, durationsEqual, formatDuration, formatTemporal,
-  multiplyDuration, parseDuration, parseTemporal, subtractDurations, subtractFromTemporal, subtractTemporals,
-  temporalComponent, temporalFromDate,
-  type DurationKind, type DurationValue, type TemporalKind, type TemporalValue,
+  addDurations,
+  addToTemporal,
+  adjustToTimezone,
+  castDuration,
+  castTemporal,
+  compareDurations,
+  compareTemporal,
+  divideDuration,
+  divideDurationByDuration,
+  durationComponent,
+  durationsEqual,
+  formatDuration,
+  formatTemporal,
+  multiplyDuration,
+  parseDuration,
+  parseTemporal,
+  subtractDurations,
+  subtractFromTemporal,
+  subtractTemporals,
+  temporalComponent,
+  temporalFromDate,
+  type DurationKind,
+  type DurationValue,
+  type TemporalKind,
+  type TemporalValue,
 } from '../src/oscal/metapath/temporal.js';
 
 /** F&O's examples take -05:00 as the implicit timezone. */
@@ -70,7 +90,8 @@ describe('date and time lexical forms', () => {
       ['gDay', '---31Z', '---31Z'],
       ['gMonth', '--12', '--12'],
     ];
-    for (const [kind, text, canonical] of cases) assert.equal(formatTemporal(t(text, kind)), canonical, `${kind} ${text}`);
+    for (const [kind, text, canonical] of cases)
+      assert.equal(formatTemporal(t(text, kind)), canonical, `${kind} ${text}`);
   });
 
   test('fields a kind lacks hold the reference dateTime of F&O 9.4', () => {
@@ -141,7 +162,8 @@ describe('date and time lexical forms', () => {
       ['gMonth', '--13'],
       ['gMonth', '--12--'],
     ];
-    for (const [kind, text] of cases) assert.equal(parseTemporal(kind, text), undefined, `${kind} ${JSON.stringify(text)}`);
+    for (const [kind, text] of cases)
+      assert.equal(parseTemporal(kind, text), undefined, `${kind} ${JSON.stringify(text)}`);
   });
 
   test('years beyond the supported range raise FODT0001, the edge of the range does not', () => {
@@ -231,11 +253,16 @@ describe('duration lexical forms', () => {
       ['dayTimeDuration', ' \tP1D\n', 'P1D'],
       ['dayTimeDuration', 'PT0.0000001S', 'PT0.0000001S'],
     ];
-    for (const [kind, text, canonical] of cases) assert.equal(formatDuration(d(text, kind)), canonical, `${kind} ${text}`);
+    for (const [kind, text, canonical] of cases)
+      assert.equal(formatDuration(d(text, kind)), canonical, `${kind} ${text}`);
   });
 
   test('values: months and seconds with one sign, and no negative zero', () => {
-    assert.deepEqual(du('-P1Y2M3DT4H5M6.5S'), { kind: 'duration', months: -14, seconds: -(3 * 86400 + 4 * 3600 + 5 * 60 + 6.5) });
+    assert.deepEqual(du('-P1Y2M3DT4H5M6.5S'), {
+      kind: 'duration',
+      months: -14,
+      seconds: -(3 * 86400 + 4 * 3600 + 5 * 60 + 6.5),
+    });
     assert.deepEqual(d('PT0.1S'), { kind: 'dayTimeDuration', months: 0, seconds: 0.1 });
     const zero = d('-PT0S');
     assert.ok(Object.is(zero.seconds, 0) && Object.is(zero.months, 0));
@@ -244,13 +271,29 @@ describe('duration lexical forms', () => {
 
   test('invalid lexical forms are undefined', () => {
     const cases: [DurationKind, string][] = [
-      ['duration', 'P'], ['duration', 'PT'], ['duration', 'P1DT'], ['duration', '1Y'], ['duration', 'P1S'],
-      ['duration', 'P1.5Y'], ['duration', 'PT1.S'], ['duration', 'PT.5S'], ['duration', 'P-1Y'], ['duration', 'P1M1Y'],
-      ['duration', 'P1Y T1H'], ['duration', '+P1Y'], ['duration', 'PT1H1D'], ['duration', ''],
-      ['yearMonthDuration', 'P1D'], ['yearMonthDuration', 'PT1H'], ['yearMonthDuration', 'P1Y1D'],
-      ['dayTimeDuration', 'P1Y'], ['dayTimeDuration', 'P1M'], ['dayTimeDuration', 'P1Y1D'],
+      ['duration', 'P'],
+      ['duration', 'PT'],
+      ['duration', 'P1DT'],
+      ['duration', '1Y'],
+      ['duration', 'P1S'],
+      ['duration', 'P1.5Y'],
+      ['duration', 'PT1.S'],
+      ['duration', 'PT.5S'],
+      ['duration', 'P-1Y'],
+      ['duration', 'P1M1Y'],
+      ['duration', 'P1Y T1H'],
+      ['duration', '+P1Y'],
+      ['duration', 'PT1H1D'],
+      ['duration', ''],
+      ['yearMonthDuration', 'P1D'],
+      ['yearMonthDuration', 'PT1H'],
+      ['yearMonthDuration', 'P1Y1D'],
+      ['dayTimeDuration', 'P1Y'],
+      ['dayTimeDuration', 'P1M'],
+      ['dayTimeDuration', 'P1Y1D'],
     ];
-    for (const [kind, text] of cases) assert.equal(parseDuration(kind, text), undefined, `${kind} ${JSON.stringify(text)}`);
+    for (const [kind, text] of cases)
+      assert.equal(parseDuration(kind, text), undefined, `${kind} ${JSON.stringify(text)}`);
   });
 
   test('values too large for a number to hold exactly raise FODT0002', () => {
@@ -426,7 +469,10 @@ describe('date and time arithmetic', () => {
     assert.equal(diff(time('17:00:00-06:00'), time('08:00:00+09:00')), 'P1D');
     assert.equal(diff(time('24:00:00'), time('23:59:59')), '-PT23H59M59S');
     assert.equal(diff(t('2000-01-01T00:00:00.3Z'), t('2000-01-01T00:00:00.1Z')), 'PT0.2S');
-    assert.equal(subtractTemporals(t('99999999-12-31T23:59:59Z'), t('-99999999-01-01T00:00:00Z'), 0).kind, 'dayTimeDuration');
+    assert.equal(
+      subtractTemporals(t('99999999-12-31T23:59:59Z'), t('-99999999-01-01T00:00:00Z'), 0).kind,
+      'dayTimeDuration',
+    );
     throwsCode(() => subtractTemporals(date('2000-01-01'), t('2000-01-01T00:00:00'), 0), 'XPTY0004');
     throwsCode(() => subtractTemporals(t('2000', 'gYear'), t('1999', 'gYear'), 0), 'XPTY0004');
   });
@@ -535,9 +581,14 @@ describe('casts (F&O 19.1)', () => {
   test('a dateTime casts to every date and time kind, its timezone kept', () => {
     const source = t('2002-04-02T12:34:56.5-05:00');
     const expected: [TemporalKind, string][] = [
-      ['dateTime', '2002-04-02T12:34:56.5-05:00'], ['date', '2002-04-02-05:00'], ['time', '12:34:56.5-05:00'],
-      ['gYearMonth', '2002-04-05:00'], ['gYear', '2002-05:00'], ['gMonthDay', '--04-02-05:00'],
-      ['gDay', '---02-05:00'], ['gMonth', '--04-05:00'],
+      ['dateTime', '2002-04-02T12:34:56.5-05:00'],
+      ['date', '2002-04-02-05:00'],
+      ['time', '12:34:56.5-05:00'],
+      ['gYearMonth', '2002-04-05:00'],
+      ['gYear', '2002-05:00'],
+      ['gMonthDay', '--04-02-05:00'],
+      ['gDay', '---02-05:00'],
+      ['gMonth', '--04-05:00'],
     ];
     for (const [kind, text] of expected) {
       const cast = castTemporal(source, kind);

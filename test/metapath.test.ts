@@ -7,8 +7,15 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseOscal, serializeOscal } from '../src/oscal/formats/index.js';
 import {
-  compileMetapath, documentNode, isNode, metapathOf, MetapathError, stringOf,
-  type Item, type MetaNode, type Sequence,
+  compileMetapath,
+  documentNode,
+  isNode,
+  metapathOf,
+  MetapathError,
+  stringOf,
+  type Item,
+  type MetaNode,
+  type Sequence,
 } from '../src/oscal/metapath/index.js';
 import { Atom } from '../src/oscal/metapath/items.js';
 
@@ -20,7 +27,10 @@ const CATALOG = {
       'last-modified': '2024-01-01T00:00:00Z',
       version: '1.0',
       'oscal-version': '1.1.2',
-      roles: [{ id: 'owner', title: 'Owner' }, { id: 'reviewer', title: 'Reviewer' }],
+      roles: [
+        { id: 'owner', title: 'Owner' },
+        { id: 'reviewer', title: 'Reviewer' },
+      ],
     },
     groups: [
       {
@@ -31,32 +41,51 @@ const CATALOG = {
             id: 'ac-1',
             title: 'Policy',
             params: [{ id: 'ac-1_prm_1', label: 'frequency' }],
-            props: [{ name: 'label', value: 'AC-1' }, { name: 'sort-id', value: 'ac-01' }],
+            props: [
+              { name: 'label', value: 'AC-1' },
+              { name: 'sort-id', value: 'ac-01' },
+            ],
             parts: [{ id: 'ac-1_smt', name: 'statement', prose: 'Review {{ insert: param, ac-1_prm_1 }}.' }],
           },
           {
             id: 'ac-2',
             title: 'Account Management',
-            props: [{ name: 'label', value: 'AC-2' }, { name: 'status', value: 'withdrawn', ns: 'http://example.com/ns' }],
+            props: [
+              { name: 'label', value: 'AC-2' },
+              { name: 'status', value: 'withdrawn', ns: 'http://example.com/ns' },
+            ],
             controls: [{ id: 'ac-2.1', title: 'Automated', props: [{ name: 'label', value: 'AC-2(1)' }] }],
           },
         ],
       },
-      { id: 'au', title: 'Audit', controls: [{ id: 'au-1', title: 'Audit Policy', props: [{ name: 'label', value: 'AU-1' }] }] },
+      {
+        id: 'au',
+        title: 'Audit',
+        controls: [{ id: 'au-1', title: 'Audit Policy', props: [{ name: 'label', value: 'AU-1' }] }],
+      },
     ],
   },
 };
 
 const FORMATS = ['json', 'xml', 'yaml'] as const;
-const roots = new Map<string, MetaNode>(FORMATS.map((format) => {
-  const text = format === 'json' ? JSON.stringify(CATALOG) : serializeOscal({ model: 'catalog', version: '1.1.2', content: CATALOG }, format);
-  return [format, documentNode(parseOscal(text, format))];
-}));
+const roots = new Map<string, MetaNode>(
+  FORMATS.map((format) => {
+    const text =
+      format === 'json'
+        ? JSON.stringify(CATALOG)
+        : serializeOscal({ model: 'catalog', version: '1.1.2', content: CATALOG }, format);
+    return [format, documentNode(parseOscal(text, format))];
+  }),
+);
 const root = roots.get('json')!;
 const NOW = new Date('2024-06-15T12:30:00Z');
 
 function run(expression: string, focus: Item | undefined = root, variables?: Map<string, Sequence>): Sequence {
-  return compileMetapath(expression, { modelNamespace: 'http://csrc.nist.gov/ns/oscal/1.0' }).evaluate(focus, { now: NOW, timezone: 0 }, variables);
+  return compileMetapath(expression, { modelNamespace: 'http://csrc.nist.gov/ns/oscal/1.0' }).evaluate(
+    focus,
+    { now: NOW, timezone: 0 },
+    variables,
+  );
 }
 
 /** Results a test can compare: nodes by their Metapath, atomic values as JavaScript values, others by kind. */
@@ -74,17 +103,26 @@ function check(expression: string, expected: unknown[], focus?: Item): void {
 }
 
 function fails(expression: string, code: string, message?: RegExp): void {
-  assert.throws(() => run(expression), (e: unknown) => {
-    assert.ok(e instanceof MetapathError, `${expression}: a MetapathError, not ${String(e)}`);
-    assert.equal(e.code, code, `${expression}: ${e.message}`);
-    if (message) assert.match(e.message, message);
-    return true;
-  });
+  assert.throws(
+    () => run(expression),
+    (e: unknown) => {
+      assert.ok(e instanceof MetapathError, `${expression}: a MetapathError, not ${String(e)}`);
+      assert.equal(e.code, code, `${expression}: ${e.message}`);
+      if (message) assert.match(e.message, message);
+      return true;
+    },
+  );
 }
 
 describe('Metapath over the Metaschema data model', () => {
   test('the same paths find the same nodes whatever format the document was read from', () => {
-    const expressions = ['//control/@id', '/catalog/metadata/role', '//prop[@name="label"]/@value', 'count(//part)', '//group[2]//control'];
+    const expressions = [
+      '//control/@id',
+      '/catalog/metadata/role',
+      '//prop[@name="label"]/@value',
+      'count(//part)',
+      '//group[2]//control',
+    ];
     for (const expression of expressions) {
       const [json, xml, yaml] = FORMATS.map((f) => plain(run(expression, roots.get(f))));
       assert.deepEqual(xml, json, expression);
@@ -274,7 +312,7 @@ describe('sequences, maps, arrays and functions', () => {
     check('function-arity(substring#2)', [2]);
   });
 
-  test('variables bound outside the expression (a constraint\'s lets)', () => {
+  test("variables bound outside the expression (a constraint's lets)", () => {
     const owner = compileMetapath('$owner || "!"', { variables: ['owner'] });
     assert.deepEqual(owner.evaluate(root, {}, new Map([['owner', ['x']]])), ['x!']);
   });
@@ -369,11 +407,19 @@ describe('the function library', () => {
     check('xs:date("2024-01-31") + xs:yearMonthDuration("P1M")', ['date:2024-02-29']);
     check('days-from-duration(xs:dayTimeDuration("P3DT4H"))', [3]);
     check('xs:dateTime("2002-04-02T12:00:00-01:00") = xs:dateTime("2002-04-02T17:00:00+04:00")', [true]);
-    check('adjust-dateTime-to-timezone(xs:dateTime("2024-01-01T12:00:00Z"), xs:dayTimeDuration("PT2H"))', ['dateTime:2024-01-01T14:00:00+02:00']);
+    check('adjust-dateTime-to-timezone(xs:dateTime("2024-01-01T12:00:00Z"), xs:dayTimeDuration("PT2H"))', [
+      'dateTime:2024-01-01T14:00:00+02:00',
+    ]);
   });
 
   test('Metaschema and OSCAL functions', () => {
-    check('//prop[has-oscal-namespace("http://csrc.nist.gov/ns/oscal")]/@value ! string()', ['AC-1', 'ac-01', 'AC-2', 'AC-2(1)', 'AU-1']);
+    check('//prop[has-oscal-namespace("http://csrc.nist.gov/ns/oscal")]/@value ! string()', [
+      'AC-1',
+      'ac-01',
+      'AC-2',
+      'AC-2(1)',
+      'AU-1',
+    ]);
     check('//prop[has-oscal-namespace(("http://example.com/ns"))]/@name ! string()', ['status']);
     check('count(recurse-depth(//control[@id="ac-2"], "control"))', [2]);
     check('base64-decode(base64-encode("OSCAL"))', ['OSCAL']);
@@ -385,7 +431,11 @@ describe('the function library', () => {
 
 describe('errors name the problem, its W3C code and the place', () => {
   test('a syntax error, with the character where it stands', () => {
-    assert.throws(() => compileMetapath('//control[@id = "a"'), (e: unknown) => e instanceof MetapathError && e.code === 'XPST0003' && e.position === 19 && /expected "\]"/.test(e.message));
+    assert.throws(
+      () => compileMetapath('//control[@id = "a"'),
+      (e: unknown) =>
+        e instanceof MetapathError && e.code === 'XPST0003' && e.position === 19 && /expected "\]"/.test(e.message),
+    );
     fails('1 +', 'XPST0003');
     fails('"unclosed', 'XPST0003', /not closed/);
   });
@@ -424,6 +474,9 @@ describe('errors name the problem, its W3C code and the place', () => {
   });
 
   test('a runtime error carries the position of the construct that raised it', () => {
-    assert.throws(() => run('count(//control) + contains(1, "1")'), (e: unknown) => e instanceof MetapathError && e.position === 19);
+    assert.throws(
+      () => run('count(//control) + contains(1, "1")'),
+      (e: unknown) => e instanceof MetapathError && e.position === 19,
+    );
   });
 });

@@ -9,14 +9,16 @@ import { SUPPORTED_VERSIONS } from '../src/oscal/model/versions.js';
 import { PROJECT_ROOT } from './support/shared.js';
 
 const fixture = join(PROJECT_ROOT, 'test', 'fixtures', 'metaschema', 'main_metaschema.xml');
-const vendored = (tag: string) => join(PROJECT_ROOT, 'vendor', 'nist-oscal-metaschema', tag, 'oscal_complete_metaschema.xml');
+const vendored = (tag: string) =>
+  join(PROJECT_ROOT, 'vendor', 'nist-oscal-metaschema', tag, 'oscal_complete_metaschema.xml');
 
 describe('metaschema compiler on a purpose-built module pair', () => {
   const ir = compileIR(fixture);
   const doc = ir.definitions[ir.roots.doc!] as AssemblyDefinition;
-  const named = (name: string) => doc.model.find((m): m is NamedModelInstance => m.kind !== 'choice' && m.kind !== 'any' && m.name === name)!;
+  const named = (name: string) =>
+    doc.model.find((m): m is NamedModelInstance => m.kind !== 'choice' && m.kind !== 'any' && m.name === name)!;
 
-  test('a module\'s own definition shadows an imported one of the same name', () => {
+  test("a module's own definition shadows an imported one of the same name", () => {
     const remark = named('remark');
     assert.equal(remark.def, 'main:field:note');
     assert.equal((ir.definitions[remark.def] as FieldDefinition).type, 'string');
@@ -49,14 +51,19 @@ describe('metaschema compiler on a purpose-built module pair', () => {
   test('choices keep their alternatives; UNWRAPPED markup is marked', () => {
     const choice = doc.model.find((m) => m.kind === 'choice');
     assert.ok(choice && choice.kind === 'choice');
-    assert.deepEqual(choice.options.map((o) => (o as NamedModelInstance).name), ['left', 'right']);
+    assert.deepEqual(
+      choice.options.map((o) => (o as NamedModelInstance).name),
+      ['left', 'right'],
+    );
     assert.equal((choice.options[1] as NamedModelInstance).wrapped, false);
   });
 
   test('external entity includes are spliced into constraints', () => {
     const allowed = doc.constraints[0]!;
     assert.equal(allowed.name, 'allowed-values');
-    const values = allowed.children.filter((c) => typeof c !== 'string').map((c) => (c as { attrs: Record<string, string> }).attrs.value);
+    const values = allowed.children
+      .filter((c) => typeof c !== 'string')
+      .map((c) => (c as { attrs: Record<string, string> }).attrs.value);
     assert.deepEqual(values, ['1', '2']);
   });
 
@@ -78,9 +85,17 @@ describe('metaschema compiler on a purpose-built module pair', () => {
   });
 });
 
-describe('metaschema compiler on NIST\'s modules', () => {
+describe("metaschema compiler on NIST's modules", () => {
   test('v1.2.2 has the mapping model and every other model; v1.0.0 lacks mapping', () => {
-    const models = ['assessment-plan', 'assessment-results', 'catalog', 'component-definition', 'plan-of-action-and-milestones', 'profile', 'system-security-plan'];
+    const models = [
+      'assessment-plan',
+      'assessment-results',
+      'catalog',
+      'component-definition',
+      'plan-of-action-and-milestones',
+      'profile',
+      'system-security-plan',
+    ];
     assert.deepEqual(Object.keys(compileIR(vendored('v1.2.2')).roots).sort(), [...models, 'mapping-collection'].sort());
     assert.deepEqual(Object.keys(compileIR(vendored('v1.0.0')).roots).sort(), models);
   });
@@ -106,7 +121,10 @@ describe('metaschema compiler on NIST\'s modules', () => {
     const hash = b.defs.find((d) => d.name === 'hash')!;
     assert.ok(hash.kind === 'field');
     assert.equal(hash.valueKey, 'value');
-    assert.deepEqual(hash.flags.map((f) => [f.name, f.required === true]), [['algorithm', true]]);
+    assert.deepEqual(
+      hash.flags.map((f) => [f.name, f.required === true]),
+      [['algorithm', true]],
+    );
     const metadata = b.defs[catalog.children.find((c) => c.name === 'metadata')!.def]!;
     assert.ok(metadata.kind === 'assembly');
     assert.equal(metadata.children.find((c) => c.name === 'revision')!.wrapper, 'revisions');

@@ -7,9 +7,18 @@ import { ServiceError } from '../src/errors.js';
 const settings = { usernameClaim: 'sub', rolesClaim: 'roles', groupsClaim: 'groups' };
 
 test('names carry the oidc: prefix; a missing name claim is 401', () => {
-  assert.deepEqual(identityFromClaims({ sub: 'u1' }, settings), { kind: 'user', name: 'oidc:u1', role: 'reader', groups: [], via: 'oidc' });
+  assert.deepEqual(identityFromClaims({ sub: 'u1' }, settings), {
+    kind: 'user',
+    name: 'oidc:u1',
+    role: 'reader',
+    groups: [],
+    via: 'oidc',
+  });
   for (const sub of [undefined, '', 42]) {
-    assert.throws(() => identityFromClaims({ sub }, settings), (e: unknown) => e instanceof ServiceError && e.status === 401 && /"sub"/.test(e.message));
+    assert.throws(
+      () => identityFromClaims({ sub }, settings),
+      (e: unknown) => e instanceof ServiceError && e.status === 401 && /"sub"/.test(e.message),
+    );
   }
 });
 
@@ -32,8 +41,16 @@ test('groups: an array of names, or one name (which may hold spaces)', () => {
 
 test('a claim is found by its exact name first, else by a dotted path into nested claims', () => {
   const nested = { ...settings, rolesClaim: 'realm_access.roles', usernameClaim: 'https://example.com/login' };
-  const identity = identityFromClaims({ 'https://example.com/login': 'kim', realm_access: { roles: ['writer'] } }, nested);
+  const identity = identityFromClaims(
+    { 'https://example.com/login': 'kim', realm_access: { roles: ['writer'] } },
+    nested,
+  );
   assert.equal(identity.name, 'oidc:kim');
   assert.equal(identity.role, 'writer');
-  assert.equal(identityFromClaims({ sub: 'u', realm_access: {} }, { ...settings, groupsClaim: 'realm_access.constructor' }).groups.length, 0, 'inherited members are no claims');
+  assert.equal(
+    identityFromClaims({ sub: 'u', realm_access: {} }, { ...settings, groupsClaim: 'realm_access.constructor' }).groups
+      .length,
+    0,
+    'inherited members are no claims',
+  );
 });

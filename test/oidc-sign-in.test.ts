@@ -26,7 +26,12 @@ const OTHER_API = 'https://elsewhere.test/api';
 const KID = 'provider-key-1';
 const WEB: ProviderClient = { id: 'depot-web', secret: randomBytes(24).toString('base64url'), web: true };
 /** Roles as one space-separated string, as some providers send them. */
-const ROBOT: ProviderClient = { id: 'depot-robot', secret: randomBytes(24).toString('base64url'), web: false, roles: 'reader writer' };
+const ROBOT: ProviderClient = {
+  id: 'depot-robot',
+  secret: randomBytes(24).toString('base64url'),
+  web: false,
+  roles: 'reader writer',
+};
 const USERS = {
   alice: { roles: ['writer'], groups: ['auditors'] },
   bob: { roles: ['reader', 'superuser'], groups: ['auditors'] },
@@ -41,10 +46,26 @@ const depotEnv = { OSCAL_DEPOT_OIDC_CLIENT_SECRET: WEB.secret };
 
 before(async () => {
   signingKey = await rsaSigningKey(KID);
-  provider = await TestProvider.listen({ signingKey, users: USERS, resources: [API, OTHER_API], clients: [WEB, ROBOT] });
+  provider = await TestProvider.listen({
+    signingKey,
+    users: USERS,
+    resources: [API, OTHER_API],
+    clients: [WEB, ROBOT],
+  });
   // The server discovers the provider on first need, so it may start before the provider serves.
   // Many refused tokens and cookies on purpose; the limit on them is tested apart.
-  depotArgs = ['--oidc-issuer', provider.issuer, '--oidc-client-id', WEB.id, '--oidc-audience', API, '--oidc-scopes', 'openid profile roles groups', '--auth-failure-limit', '0'];
+  depotArgs = [
+    '--oidc-issuer',
+    provider.issuer,
+    '--oidc-client-id',
+    WEB.id,
+    '--oidc-audience',
+    API,
+    '--oidc-scopes',
+    'openid profile roles groups',
+    '--auth-failure-limit',
+    '0',
+  ];
   depot = await TestServer.start({ args: depotArgs, env: depotEnv });
   await provider.serve([`${depot.url}/auth/callback`]);
 });
@@ -54,7 +75,10 @@ after(async () => {
 });
 
 /** The whole browser flow: /auth/login, the provider's login and consent forms, /auth/callback. */
-async function signIn(login: keyof typeof USERS, query = ''): Promise<{ browser: Browser; session: string; hops: Hop[]; landing: Hop }> {
+async function signIn(
+  login: keyof typeof USERS,
+  query = '',
+): Promise<{ browser: Browser; session: string; hops: Hop[]; landing: Hop }> {
   const browser = new Browser();
   const loginForm = await browser.navigate(`${depot.url}/auth/login${query}`);
   assert.equal(loginForm.status, 200, `the provider's login form: ${loginForm.body.slice(0, 300)}`);
@@ -62,24 +86,48 @@ async function signIn(login: keyof typeof USERS, query = ''): Promise<{ browser:
   const landing = await browser.submit(consentForm);
   assert.equal(landing.status, 200, `the page after sign-in: ${landing.url} ${landing.body.slice(0, 300)}`);
   const session = browser.cookie('appSession');
-  assert.ok(session, `no appSession cookie after the flow: ${JSON.stringify(browser.hops.map((h) => [h.url, h.status, h.setCookies]), null, 1)}`);
+  assert.ok(
+    session,
+    `no appSession cookie after the flow: ${JSON.stringify(
+      browser.hops.map((h) => [h.url, h.status, h.setCookies]),
+      null,
+      1,
+    )}`,
+  );
   return { browser, session, hops: browser.hops, landing };
 }
 
-const withCookie = (session: string, extra: Record<string, string> = {}) => ({ headers: { cookie: `appSession=${session}`, ...extra } });
-const listCatalogs = (options: Parameters<typeof api>[3]) => api(depot.url, 'GET', '/oscal/v1/catalog?limit=1000', options);
-const listed = (res: ApiResponse) => (res.json()['catalog-list'] as { 'content-uuid': string }[]).map((i) => i['content-uuid']);
+const withCookie = (session: string, extra: Record<string, string> = {}) => ({
+  headers: { cookie: `appSession=${session}`, ...extra },
+});
+const listCatalogs = (options: Parameters<typeof api>[3]) =>
+  api(depot.url, 'GET', '/oscal/v1/catalog?limit=1000', options);
+const listed = (res: ApiResponse) =>
+  (res.json()['catalog-list'] as { 'content-uuid': string }[]).map((i) => i['content-uuid']);
 
 async function postCatalog(label: string, options: Parameters<typeof api>[3]): Promise<ApiResponse> {
-  return api(depot.url, 'POST', '/oscal/v1/catalog', { ...options, body: markedCatalog(label).body, contentType: 'application/json' });
+  return api(depot.url, 'POST', '/oscal/v1/catalog', {
+    ...options,
+    body: markedCatalog(label).body,
+    contentType: 'application/json',
+  });
 }
 
 /** A JWT as the provider would sign it (or with another key), to vary exactly one thing at a time. */
 async function jwt(claims: JWTPayload, key: JWK = signingKey): Promise<string> {
-  return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: KID, typ: 'at+jwt' }).sign(await importJWK(key, 'RS256'));
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'RS256', kid: KID, typ: 'at+jwt' })
+    .sign(await importJWK(key, 'RS256'));
 }
 const now = () => Math.floor(Date.now() / 1000);
-const goodClaims = (): JWTPayload => ({ iss: provider.issuer, aud: API, sub: 'mallory', roles: ['admin'], iat: now(), exp: now() + 300 });
+const goodClaims = (): JWTPayload => ({
+  iss: provider.issuer,
+  aud: API,
+  sub: 'mallory',
+  roles: ['admin'],
+  iat: now(),
+  exp: now() + 300,
+});
 
 let aliceSession: string;
 let aliceDoc: string;
@@ -103,8 +151,15 @@ describe('web sign-in (authorization code flow with PKCE)', () => {
     assert.equal(callback.status, 302);
     assert.equal(callback.location, `${depot.url}/docs`);
     const set = callback.setCookies.find((c) => c.startsWith('appSession='))!;
-    assert.match(set, /; Max-Age=28800; Path=\/; HttpOnly; SameSite=Lax$/, 'HttpOnly, SameSite=Lax, Path=/, 8 h; not Secure over plain http');
-    assert.ok(callback.setCookies.some((c) => /^appSignIn=;.*Max-Age=0/.test(c)), 'the sign-in cookie is cleared');
+    assert.match(
+      set,
+      /; Max-Age=28800; Path=\/; HttpOnly; SameSite=Lax$/,
+      'HttpOnly, SameSite=Lax, Path=/, 8 h; not Secure over plain http',
+    );
+    assert.ok(
+      callback.setCookies.some((c) => /^appSignIn=;.*Max-Age=0/.test(c)),
+      'the sign-in cookie is cleared',
+    );
 
     const created = await postCatalog('alice', withCookie(session));
     assert.equal(created.status, 201, created.text);
@@ -132,12 +187,24 @@ describe('web sign-in (authorization code flow with PKCE)', () => {
     assertErrorBody(await postCatalog('bob', withCookie(bob)), 403);
     assertErrorBody(await postCatalog('carol', withCookie(carol)), 403);
 
-    const grant = JSON.stringify({ visibility: 'private', grants: [{ principal: 'group:auditors', permission: 'read' }] });
-    const put = (origin: string) => api(depot.url, 'PUT', `/oscal/v1/catalog/${aliceDoc}/access`, { ...withCookie(aliceSession, { origin }), body: grant, contentType: 'application/json' });
+    const grant = JSON.stringify({
+      visibility: 'private',
+      grants: [{ principal: 'group:auditors', permission: 'read' }],
+    });
+    const put = (origin: string) =>
+      api(depot.url, 'PUT', `/oscal/v1/catalog/${aliceDoc}/access`, {
+        ...withCookie(aliceSession, { origin }),
+        body: grant,
+        contentType: 'application/json',
+      });
     assertErrorBody(await put('http://attacker.example'), 403, /another site/);
     assert.equal((await put(depot.url)).status, 200);
 
-    assert.equal((await api(depot.url, 'GET', `/oscal/v1/catalog/${aliceDoc}`, withCookie(bob))).status, 200, 'bob is in group auditors');
+    assert.equal(
+      (await api(depot.url, 'GET', `/oscal/v1/catalog/${aliceDoc}`, withCookie(bob))).status,
+      200,
+      'bob is in group auditors',
+    );
     assertErrorBody(await api(depot.url, 'GET', `/oscal/v1/catalog/${aliceDoc}`, withCookie(carol)), 404);
   });
 
@@ -147,14 +214,29 @@ describe('web sign-in (authorization code flow with PKCE)', () => {
     const flipped = ciphertext.slice(0, 10) + (ciphertext[10] === 'A' ? 'B' : 'A') + ciphertext.slice(11);
     const tampered = [...parts.slice(0, 3), flipped, parts[4]].join('.');
     const secret = readFileSync(join(depot.dataDir, 'session-secret'), 'utf8').trim();
-    const identity = { kind: 'user' as const, name: 'oidc:alice', role: 'admin' as const, groups: [], via: 'oidc' as const };
+    const identity = {
+      kind: 'user' as const,
+      name: 'oidc:alice',
+      role: 'admin' as const,
+      groups: [],
+      via: 'oidc' as const,
+    };
     const expired = await new SealedCookies(secret).session(identity, new Date(Date.now() - 1000));
-    const foreign = await new SealedCookies(randomBytes(32).toString('base64url')).session(identity, new Date(Date.now() + 60_000));
+    const foreign = await new SealedCookies(randomBytes(32).toString('base64url')).session(
+      identity,
+      new Date(Date.now() + 60_000),
+    );
     const midway = new Browser();
     assert.equal((await midway.navigate(`${depot.url}/auth/login`)).status, 200);
     const pending = midway.cookie('appSignIn', '/auth/callback')!;
 
-    for (const [what, value] of Object.entries({ tampered, expired, foreign, 'the sign-in cookie': pending, garbage: 'not-a-session' })) {
+    for (const [what, value] of Object.entries({
+      tampered,
+      expired,
+      foreign,
+      'the sign-in cookie': pending,
+      garbage: 'not-a-session',
+    })) {
       const res = await listCatalogs(withCookie(value));
       assert.equal(res.status, 401, `${what}: ${res.text}`);
       assertErrorBody(res, 401, /session/);
@@ -183,7 +265,10 @@ describe('web sign-in (authorization code flow with PKCE)', () => {
     const hop = browser.hops.find((h) => h.url === `${depot.url}/auth/logout`)!;
     assert.equal(hop.status, 302);
     const cleared = hop.setCookies.find((c) => c.startsWith('appSession=;'));
-    assert.ok(cleared && /Max-Age=0/.test(cleared) && /Path=\/(;|$)/.test(cleared), `the cookie is cleared: ${hop.setCookies}`);
+    assert.ok(
+      cleared && /Max-Age=0/.test(cleared) && /Path=\/(;|$)/.test(cleared),
+      `the cookie is cleared: ${hop.setCookies}`,
+    );
     assert.equal(out.status, 200);
     assert.equal(browser.cookie('appSession'), undefined);
     assert.doesNotMatch(browser.cookieHeader(`${depot.url}/oscal/v1/catalog`), /appSession/);
@@ -201,7 +286,10 @@ describe('bearer JWTs from the provider', () => {
     assert.equal(created.status, 201, `roles "reader writer": a writer: ${created.text}`);
     const id = created.json()['catalog-list'][0]['content-uuid'];
     assert.ok(listed(await listCatalogs({ token })).includes(id));
-    assert.equal((await api(depot.url, 'GET', `/oscal/v1/catalog/${id}/access`, { token })).json().owner, 'oidc:depot-robot');
+    assert.equal(
+      (await api(depot.url, 'GET', `/oscal/v1/catalog/${id}/access`, { token })).json().owner,
+      'oidc:depot-robot',
+    );
 
     const { secret } = await makeToken(depot.dataDir, 'zoe', 'reader');
     assert.equal((await listCatalogs({ token: secret })).status, 200);
@@ -211,7 +299,11 @@ describe('bearer JWTs from the provider', () => {
     const otherKey = await rsaSigningKey(KID);
     const base = goodClaims();
     assert.equal((await listCatalogs({ token: await jwt(base) })).status, 200, 'the control: well signed and claimed');
-    assert.equal((await listCatalogs({ token: await jwt({ ...base, exp: now() - 10 }) })).status, 200, 'within the 30 s clock skew');
+    assert.equal(
+      (await listCatalogs({ token: await jwt({ ...base, exp: now() - 10 }) })).status,
+      200,
+      'within the 30 s clock skew',
+    );
     const none = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify(base)).toString('base64url')}.`;
     const bad: Record<string, [string, RegExp]> = {
       expired: [await jwt({ ...base, exp: now() - 120 }), /expired/],
@@ -236,11 +328,18 @@ describe('bearer JWTs from the provider', () => {
 describe('start and restart', () => {
   test('misconfiguration is refused at start', () => {
     // A configuration wrongly accepted would keep serving: the time limit ends that.
-    const serve = (args: string[]) => spawnSync(process.execPath, [BIN, 'serve', '--port', '0', '--data', newDataDir(), ...args], { encoding: 'utf8', timeout: 10_000 });
+    const serve = (args: string[]) =>
+      spawnSync(process.execPath, [BIN, 'serve', '--port', '0', '--data', newDataDir(), ...args], {
+        encoding: 'utf8',
+        timeout: 10_000,
+      });
     const cases: [string[], RegExp][] = [
       [['--oidc-issuer', 'http://idp.example.com'], /needs --oidc-client-id/],
       [['--oidc-issuer', 'http://idp.example.com', '--oidc-client-id', 'x'], /must be an https URL/],
-      [['--oidc-issuer', provider.issuer, '--oidc-client-id', 'x', '--session-secret', 'short'], /at least 32 characters/],
+      [
+        ['--oidc-issuer', provider.issuer, '--oidc-client-id', 'x', '--session-secret', 'short'],
+        /at least 32 characters/,
+      ],
     ];
     for (const [args, message] of cases) {
       const r = serve(args);

@@ -42,7 +42,18 @@ before(async () => {
   const deadIssuer = `http://127.0.0.1:${await freePort()}/`;
   [main, signIn] = await Promise.all([
     TestServer.start({ dataDir, args: ['--workers', '0', '--inline-renditions', '4kb', '--auth-failure-limit', '0'] }),
-    TestServer.start({ args: ['--oidc-issuer', deadIssuer, '--oidc-client-id', 'depot', '--inline-renditions', '4kb', '--auth-failure-limit', '3'] }),
+    TestServer.start({
+      args: [
+        '--oidc-issuer',
+        deadIssuer,
+        '--oidc-client-id',
+        'depot',
+        '--inline-renditions',
+        '4kb',
+        '--auth-failure-limit',
+        '3',
+      ],
+    }),
   ]);
   description = (await api(main.url, 'GET', '/openapi.json')).json();
   signInDescription = (await api(signIn.url, 'GET', '/openapi.json')).json();
@@ -53,7 +64,13 @@ after(async () => {
 });
 
 function metadata(title: string, uuid: string): Json {
-  return { title, 'last-modified': '2024-01-01T00:00:00Z', version: '1', 'oscal-version': '1.1.2', 'document-ids': [{ scheme: CONTENT_UUID_SCHEME, identifier: uuid }] };
+  return {
+    title,
+    'last-modified': '2024-01-01T00:00:00Z',
+    version: '1',
+    'oscal-version': '1.1.2',
+    'document-ids': [{ scheme: CONTENT_UUID_SCHEME, identifier: uuid }],
+  };
 }
 
 function catalog(title: string, uuid = randomUUID(), controls = 2): Json {
@@ -61,7 +78,11 @@ function catalog(title: string, uuid = randomUUID(), controls = 2): Json {
     catalog: {
       uuid,
       metadata: metadata(title, uuid),
-      controls: Array.from({ length: controls }, (_, i) => ({ id: `ac-${i + 1}`, title: `Control ${i + 1}`, parts: [{ id: `ac-${i + 1}_smt`, name: 'statement', prose: `The statement of control ${i + 1}.` }] })),
+      controls: Array.from({ length: controls }, (_, i) => ({
+        id: `ac-${i + 1}`,
+        title: `Control ${i + 1}`,
+        parts: [{ id: `ac-${i + 1}_smt`, name: 'statement', prose: `The statement of control ${i + 1}.` }],
+      })),
     },
   };
 }
@@ -84,11 +105,18 @@ function profileYaml(title: string, uuid: string, catalogId: string): string {
 `;
 }
 
-const asJson = (doc: unknown, token?: string, extra: ApiRequest = {}): ApiRequest => ({ ...(token ? { token } : {}), body: JSON.stringify(doc, null, 2), contentType: 'application/json', ...extra });
+const asJson = (doc: unknown, token?: string, extra: ApiRequest = {}): ApiRequest => ({
+  ...(token ? { token } : {}),
+  body: JSON.stringify(doc, null, 2),
+  contentType: 'application/json',
+  ...extra,
+});
 
 function multipart(filename: string, type: string, content: string): { body: Buffer; contentType: string } {
   const boundary = `----oscal-depot-${randomUUID()}`;
-  const body = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n${content}\r\n--${boundary}--\r\n`);
+  const body = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n${content}\r\n--${boundary}--\r\n`,
+  );
   return { body, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
@@ -111,7 +139,8 @@ describe('the description', () => {
             for (const [type, media] of Object.entries((response.content ?? {}) as Record<string, Json>)) {
               if (media.example === undefined) continue;
               const validate = checker.validator(media.schema, `example ${method} ${path} ${status} ${type}`);
-              if (!validate(media.example)) problems.push(`the example of ${method} ${path} ${status} ${type}: ${JSON.stringify(validate.errors)}`);
+              if (!validate(media.example))
+                problems.push(`the example of ${method} ${path} ${status} ${type}: ${JSON.stringify(validate.errors)}`);
             }
           }
         }
@@ -125,12 +154,30 @@ describe('the description', () => {
   test('every route fastify registers has an operation with a summary, a declared tag and described responses; public reads ask no credentials', async () => {
     // The app in process, with sign-in configured (its routes exist only then): what fastify routes, from its own tree.
     const app = await buildApp({
-      store: new SqliteStore(':memory:'), publicUrl: 'http://127.0.0.1:1', maxBody: 1 << 20, maxAttachment: 1 << 20, tokenCacheMs: 0,
-      imports: { importMap: new Map(), allowHosts: new Set() }, defaultVisibility: 'private', inlineRenditionLimit: 1 << 20, rejectLevel: 'ERROR', logger: false,
-      timeouts: { requestMs: 5000, headersMs: 5000 }, authFailures: { limit: 0, windowMs: 60_000 }, corsOrigins: [],
+      store: new SqliteStore(':memory:'),
+      publicUrl: 'http://127.0.0.1:1',
+      maxBody: 1 << 20,
+      maxAttachment: 1 << 20,
+      tokenCacheMs: 0,
+      imports: { importMap: new Map(), allowHosts: new Set() },
+      defaultVisibility: 'private',
+      inlineRenditionLimit: 1 << 20,
+      rejectLevel: 'ERROR',
+      logger: false,
+      timeouts: { requestMs: 5000, headersMs: 5000 },
+      authFailures: { limit: 0, windowMs: 60_000 },
+      corsOrigins: [],
       signIn: {
-        issuer: new URL(`http://127.0.0.1:${await freePort()}/`), clientId: 'depot', audience: 'depot', usernameClaim: 'sub', rolesClaim: 'roles', groupsClaim: 'groups',
-        scopes: 'openid', publicUrl: 'http://127.0.0.1:1', sessionSecret: 'x'.repeat(40), sessionLifetimeSeconds: 3600,
+        issuer: new URL(`http://127.0.0.1:${await freePort()}/`),
+        clientId: 'depot',
+        audience: 'depot',
+        usernameClaim: 'sub',
+        rolesClaim: 'roles',
+        groupsClaim: 'groups',
+        scopes: 'openid',
+        publicUrl: 'http://127.0.0.1:1',
+        sessionSecret: 'x'.repeat(40),
+        sessionLifetimeSeconds: 3600,
       },
     });
     try {
@@ -141,7 +188,9 @@ describe('the description', () => {
       // Left out on purpose: the HTML page at / (docs/decisions.md) and Swagger UI's own files under /docs.
       // Fastify routes a prefix's '/' both with and without the slash: one operation.
       const unique = new Map(routes.map((r) => [`${r.method} ${r.path.replace(/(.)\/$/, '$1')}`, r]));
-      const described = [...unique.values()].filter((r) => r.path !== '/' && r.path !== '/docs' && !r.path.startsWith('/docs/'));
+      const described = [...unique.values()].filter(
+        (r) => r.path !== '/' && r.path !== '/docs' && !r.path.startsWith('/docs/'),
+      );
       const declaredTags = new Set((doc.tags as Json[]).map((t) => t.name));
       const problems: string[] = [];
       const operationIds = new Set<string>();
@@ -153,12 +202,19 @@ describe('the description', () => {
           continue;
         }
         if (!op.summary) problems.push(`${method} ${path} has no summary`);
-        if (!op.tags?.length || !op.tags.every((t: string) => declaredTags.has(t))) problems.push(`${method} ${path} has no declared tag: ${op.tags}`);
+        if (!op.tags?.length || !op.tags.every((t: string) => declaredTags.has(t)))
+          problems.push(`${method} ${path} has no declared tag: ${op.tags}`);
         const responses = Object.entries(op.responses as Record<string, Json>);
-        if (!responses.some(([status, r]) => status !== 'default' && r.description !== 'Default Response')) problems.push(`${method} ${path} has only the default response`);
-        if (!responses.some(([status]) => /^[23]/.test(status))) problems.push(`${method} ${path} describes no success`);
+        if (!responses.some(([status, r]) => status !== 'default' && r.description !== 'Default Response'))
+          problems.push(`${method} ${path} has only the default response`);
+        if (!responses.some(([status]) => /^[23]/.test(status)))
+          problems.push(`${method} ${path} describes no success`);
         for (const [status, r] of responses) {
-          if (Number(status) >= 400 && r.content?.['application/json']?.schema?.$ref !== '#/components/schemas/Error' && !(path === '/readyz' && status === '503')) {
+          if (
+            Number(status) >= 400 &&
+            r.content?.['application/json']?.schema?.$ref !== '#/components/schemas/Error' &&
+            !(path === '/readyz' && status === '503')
+          ) {
             problems.push(`${method} ${path} ${status} is not the error object`);
           }
         }
@@ -170,14 +226,41 @@ describe('the description', () => {
       // And nothing is described that fastify does not route.
       const routed = new Set(described.map((r) => `${r.method} ${openApiPath(r.path).replace(/(.)\/$/, '$1')}`));
       for (const [path, item] of Object.entries(doc.paths as Record<string, Json>)) {
-        for (const method of Object.keys(item)) assert.ok(routed.has(`${method.toUpperCase()} ${path.replace(/(.)\/$/, '$1')}`), `${method} ${path} is routed`);
+        for (const method of Object.keys(item))
+          assert.ok(
+            routed.has(`${method.toUpperCase()} ${path.replace(/(.)\/$/, '$1')}`),
+            `${method} ${path} is routed`,
+          );
       }
 
-      const publicReads = ['/api/v1/', '/api/v1/{plural}', '/api/v1/{plural}/{id}', '/api/v1/{plural}/{id}/versions/{version}', '/oscal/v1/', '/healthz', '/readyz', '/openapi.json', '/auth/login'];
-      for (const path of publicReads) assert.deepEqual(doc.paths[path].get.security, [], `GET ${path} asks no credentials`);
-      assert.deepEqual(doc.paths['/api/v1/{plural}/{id}'].put.security, [{ bearer: [] }, { appSession: [] }], 'registry writes need a token or a session');
-      assert.deepEqual(doc.paths['/oscal/v1/{model}/{id}'].get.security, [{ bearer: [] }, { appSession: [] }, {}], 'generic reads take credentials and go without');
-      assert.deepEqual(doc.paths['/api/v1/{plural}/{id}/versions'].get.security, [{ bearer: [] }, { appSession: [] }], 'the version list is for owners and admins');
+      const publicReads = [
+        '/api/v1/',
+        '/api/v1/{plural}',
+        '/api/v1/{plural}/{id}',
+        '/api/v1/{plural}/{id}/versions/{version}',
+        '/oscal/v1/',
+        '/healthz',
+        '/readyz',
+        '/openapi.json',
+        '/auth/login',
+      ];
+      for (const path of publicReads)
+        assert.deepEqual(doc.paths[path].get.security, [], `GET ${path} asks no credentials`);
+      assert.deepEqual(
+        doc.paths['/api/v1/{plural}/{id}'].put.security,
+        [{ bearer: [] }, { appSession: [] }],
+        'registry writes need a token or a session',
+      );
+      assert.deepEqual(
+        doc.paths['/oscal/v1/{model}/{id}'].get.security,
+        [{ bearer: [] }, { appSession: [] }, {}],
+        'generic reads take credentials and go without',
+      );
+      assert.deepEqual(
+        doc.paths['/api/v1/{plural}/{id}/versions'].get.security,
+        [{ bearer: [] }, { appSession: [] }],
+        'the version list is for owners and admins',
+      );
     } finally {
       await app.close();
     }
@@ -187,7 +270,11 @@ describe('the description', () => {
     const p = description.paths;
     const types = (op: Json) => Object.keys(op.requestBody?.content ?? {}).sort();
     assert.deepEqual(types(p['/oscal/v1/{model}'].post), ['application/json', 'application/xml', 'application/yaml']);
-    assert.deepEqual(types(p['/oscal/v1/{model}/{id}'].put), ['application/json', 'application/xml', 'application/yaml']);
+    assert.deepEqual(types(p['/oscal/v1/{model}/{id}'].put), [
+      'application/json',
+      'application/xml',
+      'application/yaml',
+    ]);
     assert.deepEqual(types(p['/oscal/v1/validate'].post), ['application/json', 'application/xml', 'application/yaml']);
     assert.deepEqual(types(p['/oscal/v1/{model}/{id}/attachment'].post), ['*/*', 'multipart/form-data']);
     assert.deepEqual(types(p['/api/upload'].post), ['application/json', 'multipart/form-data']);
@@ -195,9 +282,19 @@ describe('the description', () => {
     assert.deepEqual(types(p['/oscal/v1/constraint-set/{name}'].put), ['application/xml']);
     assert.equal(p['/oscal/v1/{model}/{id}/snapshot'].post.requestBody.required, false);
     assert.equal(p['/oscal/v1/{model}'].post.requestBody.required, true);
-    assert.ok(p['/oscal/v1/{model}'].post.parameters.some((q: Json) => q.in === 'query' && q.name === 'alias'), '?alias= is described');
-    assert.deepEqual(Object.keys(p['/oscal/v1/{model}/{id}'].get.responses['200'].content), ['application/json', 'application/xml', 'application/yaml']);
-    assert.deepEqual(Object.keys(p['/oscal/v1/validate'].post.responses['200'].content), ['application/json', 'application/sarif+json']);
+    assert.ok(
+      p['/oscal/v1/{model}'].post.parameters.some((q: Json) => q.in === 'query' && q.name === 'alias'),
+      '?alias= is described',
+    );
+    assert.deepEqual(Object.keys(p['/oscal/v1/{model}/{id}'].get.responses['200'].content), [
+      'application/json',
+      'application/xml',
+      'application/yaml',
+    ]);
+    assert.deepEqual(Object.keys(p['/oscal/v1/validate'].post.responses['200'].content), [
+      'application/json',
+      'application/sarif+json',
+    ]);
     assert.ok(description.components.schemas.Error.example, 'the error object has an example');
     assert.ok(description.components.schemas.ContentList.example, 'the list wrapper has an example');
   });
@@ -209,15 +306,25 @@ test('every operation answers as described: real requests, successes and refusal
   const signInChecker = new ResponseChecker(signInDescription);
   const failures: string[] = [];
   let requests = 0;
-  async function call(server: TestServer, method: string, path: string, options: ApiRequest, expect: number, on = checker): Promise<ApiResponse> {
+  async function call(
+    server: TestServer,
+    method: string,
+    path: string,
+    options: ApiRequest,
+    expect: number,
+    on = checker,
+  ): Promise<ApiResponse> {
     const res = await api(server.url, method, path, options);
     requests++;
     failures.push(...on.problems(method, path, res));
-    if (res.status !== expect) failures.push(`${method} ${path}: expected ${expect}, got ${res.status}: ${res.text.slice(0, 300)}`);
+    if (res.status !== expect)
+      failures.push(`${method} ${path}: expected ${expect}, got ${res.status}: ${res.text.slice(0, 300)}`);
     return res;
   }
-  const m = (method: string, path: string, options: ApiRequest, expect: number) => call(main, method, path, options, expect);
-  const g = (method: string, path: string, options: ApiRequest, expect: number) => m(method, `/oscal/v1${path}`, options, expect);
+  const m = (method: string, path: string, options: ApiRequest, expect: number) =>
+    call(main, method, path, options, expect);
+  const g = (method: string, path: string, options: ApiRequest, expect: number) =>
+    m(method, `/oscal/v1${path}`, options, expect);
   const created = (res: ApiResponse, model: string): string => res.json()[`${model}-list`]?.[0]?.['content-uuid'];
 
   // Operations, the index answers and the description itself.
@@ -234,12 +341,38 @@ test('every operation answers as described: real requests, successes and refusal
   // Documents: create in three formats, and the refusals.
   const catId = randomUUID();
   const cat = catalog('Access controls', catId);
-  assert.equal(created(await g('POST', '/catalog?alias=access-controls.json', asJson(cat, writer), 201), 'catalog'), catId);
-  const xmlId = created(await g('POST', '/catalog', { token: writer, body: catalogXml(), contentType: 'application/xml' }, 201), 'catalog');
+  assert.equal(
+    created(await g('POST', '/catalog?alias=access-controls.json', asJson(cat, writer), 201), 'catalog'),
+    catId,
+  );
+  const xmlId = created(
+    await g('POST', '/catalog', { token: writer, body: catalogXml(), contentType: 'application/xml' }, 201),
+    'catalog',
+  );
   const profId = randomUUID();
-  assert.equal(created(await g('POST', '/profile', { token: writer, body: profileYaml('Access baseline', profId, catId), contentType: 'application/yaml' }, 201), 'profile'), profId);
+  assert.equal(
+    created(
+      await g(
+        'POST',
+        '/profile',
+        { token: writer, body: profileYaml('Access baseline', profId, catId), contentType: 'application/yaml' },
+        201,
+      ),
+      'profile',
+    ),
+    profId,
+  );
   const brokenProfId = randomUUID();
-  await g('POST', '/profile', { token: writer, body: profileYaml('Broken baseline', brokenProfId, randomUUID()), contentType: 'application/yaml' }, 201);
+  await g(
+    'POST',
+    '/profile',
+    {
+      token: writer,
+      body: profileYaml('Broken baseline', brokenProfId, randomUUID()),
+      contentType: 'application/yaml',
+    },
+    201,
+  );
   await g('POST', '/catalog', asJson(catalog('Anonymous')), 401);
   await g('POST', '/catalog', asJson(catalog('Reader'), reader), 403);
   await g('POST', '/catalog', { token: writer, body: 'title: x', contentType: 'text/plain' }, 415);
@@ -274,20 +407,35 @@ test('every operation answers as described: real requests, successes and refusal
   // Access and aliases.
   await g('GET', `/catalog/${catId}/access`, { token: writer }, 200);
   await g('GET', `/catalog/${catId}/access`, {}, 401);
-  await g('PUT', `/catalog/${catId}/access`, asJson({ visibility: 'public', grants: [{ principal: 'user:rita', permission: 'read' }] }, writer), 200);
+  await g(
+    'PUT',
+    `/catalog/${catId}/access`,
+    asJson({ visibility: 'public', grants: [{ principal: 'user:rita', permission: 'read' }] }, writer),
+    200,
+  );
   await g('PUT', `/catalog/${catId}/access`, asJson({ owner: 'me' }, writer), 400);
   await g('PUT', `/catalog/${catId}/access`, { token: writer, body: 'public', contentType: 'text/plain' }, 415);
   await g('GET', `/catalog/${catId}/access`, { token: reader }, 403);
   await g('PUT', `/catalog/${catId}`, asJson(changed, reader), 403);
   await g('GET', `/catalog/${catId}/aliases`, {}, 200);
-  await g('PUT', `/catalog/${catId}/aliases`, asJson({ aliases: ['controls.json', 'https://example.org/controls.json'] }, writer), 200);
+  await g(
+    'PUT',
+    `/catalog/${catId}/aliases`,
+    asJson({ aliases: ['controls.json', 'https://example.org/controls.json'] }, writer),
+    200,
+  );
   await g('PUT', `/catalog/${catId}/aliases`, asJson({ names: [] }, writer), 400);
   await g('PUT', `/catalog/${catId}/aliases`, asJson({ aliases: ['x'] }, reader), 403);
 
   // The bytes as received.
   const original = await g('GET', `/catalog/${xmlId}/original`, { token: writer }, 200);
   assert.match(String(original.headers['content-type']), /^application\/xml/);
-  await g('GET', `/catalog/${xmlId}/original`, { token: writer, headers: { 'if-none-match': String(original.headers.etag) } }, 304);
+  await g(
+    'GET',
+    `/catalog/${xmlId}/original`,
+    { token: writer, headers: { 'if-none-match': String(original.headers.etag) } },
+    304,
+  );
   await g('GET', `/catalog/${catId}/original`, { token: reader }, 403);
   await g('GET', `/catalog/${catId}/original`, {}, 401);
   await g('GET', `/catalog/${catId}/revision/1/original`, { token: writer }, 200);
@@ -295,7 +443,17 @@ test('every operation answers as described: real requests, successes and refusal
   await g('GET', `/catalog/${catId}/revision/0/original`, { token: writer }, 404);
 
   // Attachments.
-  const raw = await g('POST', `/catalog/${catId}/attachment`, { token: writer, body: 'hello', contentType: 'text/plain', headers: { 'content-disposition': 'attachment; filename="notes.txt"' } }, 201);
+  const raw = await g(
+    'POST',
+    `/catalog/${catId}/attachment`,
+    {
+      token: writer,
+      body: 'hello',
+      contentType: 'text/plain',
+      headers: { 'content-disposition': 'attachment; filename="notes.txt"' },
+    },
+    201,
+  );
   const resource = raw.json().uuid as string;
   const form = multipart('scan.pdf', 'application/pdf', '%PDF-1.4 not really');
   await g('POST', `/catalog/${catId}/attachment`, { token: writer, ...form }, 201);
@@ -303,28 +461,75 @@ test('every operation answers as described: real requests, successes and refusal
   await g('POST', `/catalog/${catId}/attachment`, { token: reader, body: 'x', contentType: 'text/plain' }, 403);
   await g('GET', `/catalog/${catId}/attachment`, {}, 200);
   const file = await g('GET', `/catalog/${catId}/attachment/${resource}`, { token: reader }, 200);
-  await g('GET', `/catalog/${catId}/attachment/${resource}`, { token: reader, headers: { 'if-none-match': String(file.headers.etag) } }, 304);
+  await g(
+    'GET',
+    `/catalog/${catId}/attachment/${resource}`,
+    { token: reader, headers: { 'if-none-match': String(file.headers.etag) } },
+    304,
+  );
   const entry = await g('GET', `/catalog/${catId}/attachment/${resource}/resource`, { token: writer }, 200);
-  await g('PUT', `/catalog/${catId}/attachment/${resource}/resource`, { token: writer, body: entry.text, contentType: 'application/json' }, 204);
-  await g('PUT', `/catalog/${catId}/attachment/${resource}/resource`, asJson({ ...entry.json(), uuid: randomUUID() }, writer), 409);
-  await g('PUT', `/catalog/${catId}/attachment/${resource}/resource`, { token: writer, body: entry.text, contentType: 'text/plain' }, 415);
-  await g('PUT', `/catalog/${catId}/attachment/${resource}`, { token: writer, body: 'hello again', contentType: 'text/plain' }, 204);
+  await g(
+    'PUT',
+    `/catalog/${catId}/attachment/${resource}/resource`,
+    { token: writer, body: entry.text, contentType: 'application/json' },
+    204,
+  );
+  await g(
+    'PUT',
+    `/catalog/${catId}/attachment/${resource}/resource`,
+    asJson({ ...entry.json(), uuid: randomUUID() }, writer),
+    409,
+  );
+  await g(
+    'PUT',
+    `/catalog/${catId}/attachment/${resource}/resource`,
+    { token: writer, body: entry.text, contentType: 'text/plain' },
+    415,
+  );
+  await g(
+    'PUT',
+    `/catalog/${catId}/attachment/${resource}`,
+    { token: writer, body: 'hello again', contentType: 'text/plain' },
+    204,
+  );
   await g('DELETE', `/catalog/${catId}/attachment/${resource}`, { token: writer }, 204);
   await g('GET', `/catalog/${catId}/attachment/${resource}`, { token: writer }, 404);
   await g('GET', `/catalog/${catId}/attachment/${resource}/resource`, { token: writer }, 404);
 
   // Snapshots.
-  const snapshot = (await g('POST', `/catalog/${catId}/snapshot`, { token: writer }, 201)).json()['snapshot-id'] as string;
-  await g('POST', `/catalog/${catId}/snapshot`, asJson({ snapshot: { description: 'as approved', labels: ['v1'], types: ['baseline'] } }, writer), 201);
-  await g('POST', `/catalog/${catId}/snapshot`, asJson({ snapshot: { 'snapshot-created': '2020-01-01T00:00:00Z' } }, writer), 400);
+  const snapshot = (await g('POST', `/catalog/${catId}/snapshot`, { token: writer }, 201)).json()[
+    'snapshot-id'
+  ] as string;
+  await g(
+    'POST',
+    `/catalog/${catId}/snapshot`,
+    asJson({ snapshot: { description: 'as approved', labels: ['v1'], types: ['baseline'] } }, writer),
+    201,
+  );
+  await g(
+    'POST',
+    `/catalog/${catId}/snapshot`,
+    asJson({ snapshot: { 'snapshot-created': '2020-01-01T00:00:00Z' } }, writer),
+    400,
+  );
   await g('POST', `/catalog/${catId}/snapshot`, { token: writer, body: 'notes', contentType: 'text/plain' }, 415);
   await g('GET', `/catalog/${catId}/snapshot`, {}, 200);
   const snap = await g('GET', `/catalog/${catId}/snapshot/${snapshot}`, {}, 200);
   await g('GET', `/catalog/${catId}/snapshot/${snapshot}`, { accept: 'application/xml' }, 200);
   await g('GET', `/catalog/${catId}/snapshot/${snapshot}`, { accept: 'application/yaml' }, 200);
-  await g('GET', `/catalog/${catId}/snapshot/${snapshot}`, { headers: { 'if-none-match': String(snap.headers.etag) } }, 304);
+  await g(
+    'GET',
+    `/catalog/${catId}/snapshot/${snapshot}`,
+    { headers: { 'if-none-match': String(snap.headers.etag) } },
+    304,
+  );
   await g('GET', `/catalog/${catId}/snapshot/${snapshot}`, { accept: 'image/png' }, 406);
-  await g('PUT', `/catalog/${catId}/snapshot/${snapshot}`, asJson({ snapshot: { description: null, labels: ['v1.1'] } }, writer), 200);
+  await g(
+    'PUT',
+    `/catalog/${catId}/snapshot/${snapshot}`,
+    asJson({ snapshot: { description: null, labels: ['v1.1'] } }, writer),
+    200,
+  );
   await g('DELETE', `/catalog/${catId}/snapshot/${snapshot}`, { token: reader }, 403);
   await g('DELETE', `/catalog/${catId}/snapshot/${snapshot}`, { token: writer }, 204);
   await g('GET', `/catalog/${catId}/snapshot/${snapshot}`, {}, 404);
@@ -336,12 +541,24 @@ test('every operation answers as described: real requests, successes and refusal
   await g('GET', `/profile/${profId}/resolved-catalog`, { token: writer, accept: 'text/csv' }, 406);
   await g('GET', `/profile/${profId}/resolved-catalog`, {}, 404);
   await g('GET', `/profile/${brokenProfId}/resolved-catalog`, { token: writer }, 422);
-  const resolvedSnapshot = (await g('POST', `/profile/${profId}/resolved-snapshot`, asJson({ snapshot: { labels: ['approved'] } }, writer), 201)).json()['snapshot-id'] as string;
+  const resolvedSnapshot = (
+    await g('POST', `/profile/${profId}/resolved-snapshot`, asJson({ snapshot: { labels: ['approved'] } }, writer), 201)
+  ).json()['snapshot-id'] as string;
   await g('POST', `/profile/${brokenProfId}/resolved-snapshot`, { token: writer }, 422);
   await g('GET', `/profile/${profId}/resolved-snapshot`, { token: writer }, 200);
   await g('GET', `/profile/${profId}/resolved-snapshot/${resolvedSnapshot}`, { token: writer }, 200);
-  await g('GET', `/profile/${profId}/resolved-snapshot/${resolvedSnapshot}`, { token: writer, accept: 'application/yaml' }, 200);
-  await g('PUT', `/profile/${profId}/resolved-snapshot/${resolvedSnapshot}`, asJson({ snapshot: { description: 'kept' } }, writer), 200);
+  await g(
+    'GET',
+    `/profile/${profId}/resolved-snapshot/${resolvedSnapshot}`,
+    { token: writer, accept: 'application/yaml' },
+    200,
+  );
+  await g(
+    'PUT',
+    `/profile/${profId}/resolved-snapshot/${resolvedSnapshot}`,
+    asJson({ snapshot: { description: 'kept' } }, writer),
+    200,
+  );
   await g('DELETE', `/profile/${profId}/resolved-snapshot/${resolvedSnapshot}`, { token: writer }, 204);
   await g('GET', `/profile/${profId}/resolved-snapshot/${resolvedSnapshot}`, { token: writer }, 404);
 
@@ -349,7 +566,16 @@ test('every operation answers as described: real requests, successes and refusal
   await g('PUT', '/constraint-set/common', { token: admin, body: SET_XML, contentType: 'application/xml' }, 201);
   await g('PUT', '/constraint-set/common', { token: admin, body: SET_XML, contentType: 'application/xml' }, 200);
   await g('PUT', '/constraint-set/common', { token: writer, body: SET_XML, contentType: 'application/xml' }, 403);
-  await g('PUT', '/constraint-set/broken', { token: admin, body: '<!DOCTYPE x [<!ENTITY a "b">]><metaschema-meta-constraints/>', contentType: 'application/xml' }, 422);
+  await g(
+    'PUT',
+    '/constraint-set/broken',
+    {
+      token: admin,
+      body: '<!DOCTYPE x [<!ENTITY a "b">]><metaschema-meta-constraints/>',
+      contentType: 'application/xml',
+    },
+    422,
+  );
   await g('PUT', '/constraint-set/Upper', { token: admin, body: SET_XML, contentType: 'application/xml' }, 400);
   await g('PUT', '/constraint-set/plain', { token: admin, body: SET_XML, contentType: 'text/plain' }, 415);
   await g('GET', '/constraint-set', { token: reader }, 200);
@@ -358,14 +584,24 @@ test('every operation answers as described: real requests, successes and refusal
   await g('GET', '/constraint-set/missing', { token: reader }, 404);
   await g('POST', '/validate?constraints=common', asJson(catalog('Checked'), writer), 200);
   await g('POST', '/validate', asJson(catalog('Checked'), writer, { accept: 'application/sarif+json' }), 200);
-  await g('POST', '/validate?include-pass=true', { token: writer, body: catalogXml(), contentType: 'application/xml', accept: 'application/sarif+json' }, 200);
+  await g(
+    'POST',
+    '/validate?include-pass=true',
+    { token: writer, body: catalogXml(), contentType: 'application/xml', accept: 'application/sarif+json' },
+    200,
+  );
   await g('POST', '/validate', { token: writer, body: '<catalog/>', contentType: 'application/xml' }, 200);
   await g('POST', '/validate', { token: writer, body: 'x', contentType: 'text/plain' }, 415);
   await g('POST', '/validate', asJson(catalog('Checked'), writer, { accept: 'text/html' }), 406);
   await g('POST', '/validate?constraints=missing', asJson(catalog('Checked'), writer), 400);
   await g('POST', '/validate', asJson(catalog('Checked')), 401);
   await g('GET', `/catalog/${catId}/validation`, {}, 200);
-  await g('GET', `/catalog/${catId}/validation?constraints=common`, { token: writer, accept: 'application/sarif+json' }, 200);
+  await g(
+    'GET',
+    `/catalog/${catId}/validation?constraints=common`,
+    { token: writer, accept: 'application/sarif+json' },
+    200,
+  );
   await g('GET', `/catalog/${catId}/validation`, { accept: 'text/plain' }, 406);
   await g('GET', `/catalog/${catId}/validation?constraints=common`, {}, 401);
   await g('GET', `/catalog/${randomUUID()}/validation`, {}, 404);
@@ -393,7 +629,8 @@ test('every operation answers as described: real requests, successes and refusal
   await g('DELETE', `/catalog/${catId}`, { token: writer }, 404);
 
   // The registry.
-  const r = (method: string, path: string, options: ApiRequest, expect: number) => m(method, `/api/v1${path}`, options, expect);
+  const r = (method: string, path: string, options: ApiRequest, expect: number) =>
+    m(method, `/api/v1${path}`, options, expect);
   const regId = randomUUID();
   await r('PUT', `/catalogs/${regId}`, asJson(catalog('Registry catalog', regId), writer), 201);
   await r('PUT', `/catalogs/${regId}`, asJson(catalog('Registry catalog, v2', regId), writer), 204);
@@ -423,7 +660,15 @@ test('every operation answers as described: real requests, successes and refusal
   await r('DELETE', `/catalogs/${regId}/versions/2`, { token: writer }, 409);
   const uploadId = randomUUID();
   await m('POST', '/api/upload', asJson(catalog('Uploaded', uploadId), writer), 201);
-  await m('POST', '/api/upload', { token: writer, ...multipart('uploaded.json', 'application/json', JSON.stringify(catalog('Uploaded, v2', uploadId))) }, 200);
+  await m(
+    'POST',
+    '/api/upload',
+    {
+      token: writer,
+      ...multipart('uploaded.json', 'application/json', JSON.stringify(catalog('Uploaded, v2', uploadId))),
+    },
+    200,
+  );
   await m('POST', '/api/upload', { token: writer, ...multipart('uploaded.xml', 'application/xml', catalogXml()) }, 415);
   await m('POST', '/api/upload', { token: writer, body: 'x', contentType: 'text/plain' }, 415);
   await m('POST', '/api/upload', { token: writer, body: '{"catalog": {}}', contentType: 'application/json' }, 422);
@@ -434,7 +679,8 @@ test('every operation answers as described: real requests, successes and refusal
   await r('DELETE', `/catalogs/${regId}`, { token: writer }, 404);
 
   // With web sign-in (its provider unreachable): the sign-in routes, sessions and provider JWTs, a finished job (303), and 429.
-  const s = (method: string, path: string, options: ApiRequest, expect: number) => call(signIn, method, path, options, expect, signInChecker);
+  const s = (method: string, path: string, options: ApiRequest, expect: number) =>
+    call(signIn, method, path, options, expect, signInChecker);
   await s('GET', '/openapi.json', {}, 200);
   await s('GET', '/auth/login', {}, 503);
   await s('GET', '/auth/login?return_to=//example.org', {}, 400);
@@ -447,7 +693,10 @@ test('every operation answers as described: real requests, successes and refusal
   const signInLarge = randomUUID();
   await s('POST', '/oscal/v1/catalog', asJson(catalog('Large', signInLarge, 60), signInAdmin), 201);
   // The worker makes the XML soon after the write: the job (when there still is one) ends in 303.
-  const first = await api(signIn.url, 'GET', `/oscal/v1/catalog/${signInLarge}`, { token: signInAdmin, accept: 'application/xml' });
+  const first = await api(signIn.url, 'GET', `/oscal/v1/catalog/${signInLarge}`, {
+    token: signInAdmin,
+    accept: 'application/xml',
+  });
   failures.push(...signInChecker.problems('GET', `/oscal/v1/catalog/${signInLarge}`, first));
   requests++;
   if (first.status === 202) {
@@ -478,8 +727,12 @@ test('every operation answers as described: real requests, successes and refusal
   assert.deepEqual(failures, []);
   // Every operation of the description was called, on one server or the other.
   const seen = new Set([...checker.seen.keys(), ...signInChecker.seen.keys()]);
-  const uncalled = [...new Set([...checker.operationKeys(), ...signInChecker.operationKeys()])].filter((k) => !seen.has(k));
+  const uncalled = [...new Set([...checker.operationKeys(), ...signInChecker.operationKeys()])].filter(
+    (k) => !seen.has(k),
+  );
   assert.deepEqual(uncalled, [], 'operations no request reached');
   const statuses = [...checker.seen.entries(), ...signInChecker.seen.entries()].reduce((n, [, set]) => n + set.size, 0);
-  console.log(`# checked ${requests} responses of ${seen.size} operations (${statuses} operation-status pairs) in ${Date.now() - started} ms`);
+  console.log(
+    `# checked ${requests} responses of ${seen.size} operations (${statuses} operation-status pairs) in ${Date.now() - started} ms`,
+  );
 });

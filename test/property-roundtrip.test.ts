@@ -72,7 +72,8 @@ function leaves(node: unknown, out: unknown[] = []): unknown[] {
   return out;
 }
 
-const sample = (version: string, root: string, numRuns = 100) => fc.sample(arbitraryDocument(version, root), { numRuns, seed: 42 });
+const sample = (version: string, root: string, numRuns = 100) =>
+  fc.sample(arbitraryDocument(version, root), { numRuns, seed: 42 });
 const share = (docs: unknown[], has: (doc: unknown) => boolean) => docs.filter(has).length / docs.length;
 const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -82,10 +83,16 @@ describe('the document generator', () => {
   test('catalogs have controls with params and parts, nested controls and nested parts', () => {
     const catalogs = sample(newest, 'catalog');
     const controls = (doc: unknown) => collect(doc, 'controls').filter(isObject);
-    assert.ok(share(catalogs, (d) => controls(d).some((c) => c.params && c.parts)) >= 0.2, 'controls with params and parts');
+    assert.ok(
+      share(catalogs, (d) => controls(d).some((c) => c.params && c.parts)) >= 0.2,
+      'controls with params and parts',
+    );
     assert.ok(share(catalogs, (d) => controls(d).some((c) => c.controls)) >= 0.1, 'control enhancements');
     assert.ok(share(catalogs, (d) => collect(d, 'parts').some((p) => isObject(p) && p.parts)) >= 0.1, 'parts in parts');
-    assert.ok(share(catalogs, (d) => collect(d, 'groups').some((g) => isObject(g) && (g.controls || g.groups))) >= 0.1, 'groups with content');
+    assert.ok(
+      share(catalogs, (d) => collect(d, 'groups').some((g) => isObject(g) && (g.controls || g.groups))) >= 0.1,
+      'groups with content',
+    );
   });
 
   test('system security plans reach down to by-components and carry their required structure', () => {
@@ -93,7 +100,14 @@ describe('the document generator', () => {
     assert.ok(share(plans, (d) => collect(d, 'by-components').length > 0) >= 0.2, 'by-components');
     for (const plan of plans) {
       const body = (plan as JsonObject)['system-security-plan'] as JsonObject;
-      for (const required of ['uuid', 'metadata', 'import-profile', 'system-characteristics', 'system-implementation', 'control-implementation']) {
+      for (const required of [
+        'uuid',
+        'metadata',
+        'import-profile',
+        'system-characteristics',
+        'system-implementation',
+        'control-implementation',
+      ]) {
         assert.ok(required in body, `${required} is required`);
       }
     }
@@ -106,26 +120,44 @@ describe('the document generator', () => {
   });
 
   test('SINGLETON_OR_ARRAY values come both as one object and as an array of two or more', () => {
-    const mappings = sample(newest, 'mapping-collection').map((d) => ((d as JsonObject)['mapping-collection'] as JsonObject).mappings);
+    const mappings = sample(newest, 'mapping-collection').map(
+      (d) => ((d as JsonObject)['mapping-collection'] as JsonObject).mappings,
+    );
     assert.ok(mappings.some(isObject), 'a single mapping');
-    assert.ok(mappings.some((m) => Array.isArray(m) && m.length >= 2), 'an array of mappings');
+    assert.ok(
+      mappings.some((m) => Array.isArray(m) && m.length >= 2),
+      'an array of mappings',
+    );
     assert.ok(!mappings.some((m) => Array.isArray(m) && m.length < 2), 'never an array of one');
   });
 
   test('scalars include text that YAML would retype or XML must escape, and multi-paragraph markup', () => {
     const values = sample(newest, 'system-security-plan', 30).flatMap((d) => leaves(d));
     const strings = values.filter((v): v is string => typeof v === 'string');
-    for (const tricky of ['true', '1.0', '2024-01-01', 'null', '']) assert.ok(strings.includes(tricky), JSON.stringify(tricky));
-    assert.ok(strings.some((s) => /[&<>]/.test(s)), 'XML specials');
-    assert.ok(strings.some((s) => s !== s.trim()), 'surrounding spaces');
-    assert.ok(strings.some((s) => s.includes('\n\n')), 'several paragraphs');
-    assert.ok(values.some((v) => typeof v === 'number'), 'numbers');
+    for (const tricky of ['true', '1.0', '2024-01-01', 'null', ''])
+      assert.ok(strings.includes(tricky), JSON.stringify(tricky));
+    assert.ok(
+      strings.some((s) => /[&<>]/.test(s)),
+      'XML specials',
+    );
+    assert.ok(
+      strings.some((s) => s !== s.trim()),
+      'surrounding spaces',
+    );
+    assert.ok(
+      strings.some((s) => s.includes('\n\n')),
+      'several paragraphs',
+    );
+    assert.ok(
+      values.some((v) => typeof v === 'number'),
+      'numbers',
+    );
   });
 
   test('metadata/oscal-version is the release generated', () => {
     for (const version of NEWEST_PER_MINOR) {
       for (const doc of sample(version, 'catalog', 5)) {
-        assert.equal(((doc as { catalog: { metadata: JsonObject } }).catalog.metadata)['oscal-version'], version);
+        assert.equal((doc as { catalog: { metadata: JsonObject } }).catalog.metadata['oscal-version'], version);
       }
     }
   });

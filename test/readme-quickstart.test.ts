@@ -26,12 +26,17 @@ before(async () => {
 });
 after(() => server.stop());
 
-test('the README\'s quick start runs as written and leaves nothing behind in the project', () => {
+test("the README's quick start runs as written and leaves nothing behind in the project", () => {
   const script = quickStart();
   assert.match(script, /^set -euo pipefail$/m);
   const run = spawnSync('bash', ['-c', script], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, OSCAL_DEPOT_DATA: server.dataDir, SERVER: server.url, PATH: `${join(PROJECT_ROOT, 'node_modules', '.bin')}:${process.env.PATH}` },
+    env: {
+      ...process.env,
+      OSCAL_DEPOT_DATA: server.dataDir,
+      SERVER: server.url,
+      PATH: `${join(PROJECT_ROOT, 'node_modules', '.bin')}:${process.env.PATH}`,
+    },
     encoding: 'utf8',
     maxBuffer: 256 << 20,
     timeout: 240_000,
@@ -43,7 +48,15 @@ test('the README\'s quick start runs as written and leaves nothing behind in the
   assert.match(run.stdout, /2 valid, 0 invalid/);
   assert.match(run.stdout, /6 files: 2 created, 0 updated, 4 unchanged, 0 skipped, 0 refused/);
   assert.match(run.stdout + run.stderr, /token [0-9a-f-]{36} for alice \(writer/);
-  for (const left of ['catalog.json', 'catalog.original.xml', 'low-resolved.xml', 'low.yaml', 'low-resolved.json', 'ssp.sarif', 'export']) {
+  for (const left of [
+    'catalog.json',
+    'catalog.original.xml',
+    'low-resolved.xml',
+    'low.yaml',
+    'low-resolved.json',
+    'ssp.sarif',
+    'export',
+  ]) {
     assert.equal(existsSync(join(PROJECT_ROOT, left)), false, `${left} is cleaned up`);
   }
 });

@@ -19,7 +19,7 @@ import { XSD_DIFFERENCE_NAMES, xsdDifference } from './validation-corpus/nist-xs
 
 const verdict = (valid: boolean) => (valid ? 'valid' : 'invalid');
 
-describe('the shared content: our verdict is NIST\'s for the document\'s release and format', () => {
+describe("the shared content: our verdict is NIST's for the document's release and format", () => {
   const files = ['.json', '.xml', '.yaml'].flatMap((ext) => filesUnder(CONTENT, ext));
   const docs = files.flatMap((path) => {
     const text = readFileSync(path, 'utf8');
@@ -36,24 +36,38 @@ describe('the shared content: our verdict is NIST\'s for the document\'s release
     test(`${shortName(d.path)} (${d.version})`, () => {
       const ours = validateText(d.text);
       const nist = d.format === 'xml' ? xsd[xml.indexOf(d)]! : nistVerdict(d.content, d.version);
-      assert.equal(verdict(ours.valid), verdict(nist.valid), JSON.stringify({ ours: ours.issues, nist: 'errors' in nist ? nist.errors : [] }).slice(0, 2000));
+      assert.equal(
+        verdict(ours.valid),
+        verdict(nist.valid),
+        JSON.stringify({ ours: ours.issues, nist: 'errors' in nist ? nist.errors : [] }).slice(0, 2000),
+      );
     });
   }
 });
 
-describe('the mutated corpus as XML: our verdict is the XSD\'s, or the difference is listed', () => {
+describe("the mutated corpus as XML: our verdict is the XSD's, or the difference is listed", () => {
   // A change XML can carry is marked so in the corpus; any valid document can be written.
   const written = CASES.filter((c) => c.alsoAs.includes('xml') || c.expect === 'valid').flatMap((c) => {
     const doc = applyEdits(c.base.json(), c.base.model, c.edits);
     const version = declaredVersion(doc);
     if (version === undefined || !NIST_SCHEMA_VERSIONS.includes(version)) return [];
-    return [{ c, version, xml: serializeOscal({ model: c.base.model, version, content: doc as Record<string, unknown> }, 'xml') }];
+    return [
+      {
+        c,
+        version,
+        xml: serializeOscal({ model: c.base.model, version, content: doc as Record<string, unknown> }, 'xml'),
+      },
+    ];
   });
   const xsd = xsdVerdicts(written);
 
   test(`${written.length} cases of 1.0.x releases written as XML`, () => {
     assert.ok(written.length >= 60);
-    for (const name of XSD_DIFFERENCE_NAMES) assert.ok(written.some((w) => w.c.name === name), `listed but not in the corpus as XML: ${name}`);
+    for (const name of XSD_DIFFERENCE_NAMES)
+      assert.ok(
+        written.some((w) => w.c.name === name),
+        `listed but not in the corpus as XML: ${name}`,
+      );
   });
   for (const [i, { c, xml }] of written.entries()) {
     test(c.name, () => {
@@ -62,7 +76,12 @@ describe('the mutated corpus as XML: our verdict is the XSD\'s, or the differenc
       const detail = `ours: ${ours.issues.map((x) => x.message).join('; ') || 'valid'}\nXSD: ${nist.errors.join('; ') || 'valid'}`;
       const difference = xsdDifference(c);
       if (difference === undefined) assert.equal(verdict(ours.valid), verdict(nist.valid), detail);
-      else assert.notEqual(verdict(ours.valid), verdict(nist.valid), `listed as a difference (${difference}), but the verdicts agree:\n${detail}`);
+      else
+        assert.notEqual(
+          verdict(ours.valid),
+          verdict(nist.valid),
+          `listed as a difference (${difference}), but the verdicts agree:\n${detail}`,
+        );
       assert.equal(verdict(ours.valid), c.expect, detail);
     });
   }

@@ -20,15 +20,22 @@ const file = (set: string, format: string, name: string) => join(set, format, `N
 /** Resolves a published baseline profile with the command line's file loader and the given --map. */
 async function resolveBaseline(set: string, format: Format, baseline: string, map: Record<string, string>) {
   const path = file(set, format, `${baseline}-baseline_profile`);
-  const result = await resolveProfile(read(path), { loader: fileLoader(new Map(Object.entries(map))), base: pathToFileURL(path).href });
+  const result = await resolveProfile(read(path), {
+    loader: fileLoader(new Map(Object.entries(map))),
+    base: pathToFileURL(path).href,
+  });
   assert.deepEqual(result.warnings, []);
   assert.deepEqual(validateDocument(result.document), [], 'the result is a valid catalog');
-  return { ours: scrub(result.document.content), published: scrub(read(file(set, format, `${baseline}-baseline-resolved-profile_catalog`))) };
+  return {
+    ours: scrub(result.document.content),
+    published: scrub(read(file(set, format, `${baseline}-baseline-resolved-profile_catalog`))),
+  };
 }
 
 // a849dbc's profiles import "NIST_SP-800-53_rev5_catalog.xml" in every format: the JSON ones are
 // pointed at the JSON catalog beside them.
-const a849Map = (format: Format): Record<string, string> => (format === 'json' ? { 'NIST_SP-800-53_rev5_catalog.xml': file(REV5_A849, 'json', 'catalog') } : {});
+const a849Map = (format: Format): Record<string, string> =>
+  format === 'json' ? { 'NIST_SP-800-53_rev5_catalog.xml': file(REV5_A849, 'json', 'catalog') } : {};
 
 describe('SP 800-53 rev5 baselines (a849dbc) resolve to the published resolved catalogs', () => {
   for (const format of ['xml', 'json'] as const) {
@@ -44,12 +51,23 @@ describe('SP 800-53 rev5 baselines (a849dbc) resolve to the published resolved c
     // that made a849dbc's dropped those enhancements instead. Apart from that the results agree.
     test(`PRIVACY from ${format}: equal but for the ancestors the specification includes`, async () => {
       const { ours, published } = await resolveBaseline(REV5_A849, format, 'PRIVACY', a849Map(format));
-      const orphans: Record<string, string> = { 'ac-3': 'ac-3.14', 'au-3': 'au-3.3', 'pe-8': 'pe-8.3', 'pm-5': 'pm-5.1', 'sa-8': 'sa-8.33', 'sc-7': 'sc-7.24' };
+      const orphans: Record<string, string> = {
+        'ac-3': 'ac-3.14',
+        'au-3': 'au-3.3',
+        'pe-8': 'pe-8.3',
+        'pm-5': 'pm-5.1',
+        'sa-8': 'sa-8.33',
+        'sc-7': 'sc-7.24',
+      };
       const added: Json[] = [];
       for (const group of ours.groups) {
         group.controls = group.controls.filter((c: Json) => {
           if (!(c.id in orphans)) return true;
-          assert.deepEqual(c.controls.map((e: Json) => e.id), [orphans[c.id]], `${c.id} holds only its included enhancement`);
+          assert.deepEqual(
+            c.controls.map((e: Json) => e.id),
+            [orphans[c.id]],
+            `${c.id} holds only its included enhancement`,
+          );
           added.push(c);
           return false;
         });
@@ -60,7 +78,8 @@ describe('SP 800-53 rev5 baselines (a849dbc) resolve to the published resolved c
       const extra = ours['back-matter'].resources.filter((r: Json) => !kept.has(r.uuid));
       assert.ok(extra.length > 0);
       const addedText = JSON.stringify(added);
-      for (const r of extra) assert.ok(addedText.includes(`#${r.uuid}`), `resource ${r.uuid} is referenced by an added control`);
+      for (const r of extra)
+        assert.ok(addedText.includes(`#${r.uuid}`), `resource ${r.uuid} is referenced by an added control`);
       ours['back-matter'].resources = ours['back-matter'].resources.filter((r: Json) => kept.has(r.uuid));
       assert.deepEqual(ours, published);
     });
@@ -73,7 +92,8 @@ describe('SP 800-53 rev5 baselines (a849dbc) resolve to the published resolved c
 // HIGH resolved JSON is absent too: its YAML, which NIST made from the JSON, is read instead.)
 describe('SP 800-53 rev5 baselines (88bb8de) resolve to the published resolved catalogs', () => {
   const profileDir = pathToFileURL(join(REV5_88BB, 'json') + '/').href;
-  const rlink = (format: string) => new URL(`../../../../nist.gov/SP800-53/rev5/${format}/NIST_SP-800-53_rev5_catalog.${format}`, profileDir).href;
+  const rlink = (format: string) =>
+    new URL(`../../../../nist.gov/SP800-53/rev5/${format}/NIST_SP-800-53_rev5_catalog.${format}`, profileDir).href;
   const maps: Record<Format, Record<string, string>> = {
     xml: { [rlink('xml')]: file(REV5_88BB, 'xml', 'HIGH-baseline-resolved-profile_catalog') },
     json: { [rlink('json')]: file(REV5_88BB, 'yaml', 'HIGH-baseline-resolved-profile_catalog') },

@@ -28,14 +28,19 @@ interface ReadmeRow {
 function readmeRows(): ReadmeRow[] {
   const rows: ReadmeRow[] = [];
   let inTable = false;
-  readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8').split('\n').forEach((text, i) => {
-    if (text === '| option | environment | default |') inTable = true;
-    else if (!text.startsWith('|')) inTable = false;
-    else if (inTable && !text.startsWith('|---')) {
-      const [flags, envs, defaults] = text.split('|').slice(1, -1).map((cell) => cell.trim());
-      rows.push({ line: i + 1, flags: codeSpans(flags!), envs: codeSpans(envs!), defaults: defaults! });
-    }
-  });
+  readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8')
+    .split('\n')
+    .forEach((text, i) => {
+      if (text === '| option | environment | default |') inTable = true;
+      else if (!text.startsWith('|')) inTable = false;
+      else if (inTable && !text.startsWith('|---')) {
+        const [flags, envs, defaults] = text
+          .split('|')
+          .slice(1, -1)
+          .map((cell) => cell.trim());
+        rows.push({ line: i + 1, flags: codeSpans(flags!), envs: codeSpans(envs!), defaults: defaults! });
+      }
+    });
   return rows;
 }
 
@@ -52,7 +57,7 @@ function helpDetails(spec: OptionSpec): string {
 }
 
 describe('serve options', () => {
-  test('every row of the README\'s option tables names described options, their variables and defaults', () => {
+  test("every row of the README's option tables names described options, their variables and defaults", () => {
     const rows = readmeRows();
     assert.ok(rows.length >= 3, `README option rows found: ${rows.length}`);
     for (const row of rows) {
@@ -62,7 +67,11 @@ describe('serve options', () => {
         assert.ok(spec, `${at}: ${flag} is not an option of serve (src/cli/serve-options.ts)`);
         return spec;
       });
-      assert.deepEqual(row.envs, specs.flatMap((s) => (s.env ? [s.env] : [])), `${at}: environment variables`);
+      assert.deepEqual(
+        row.envs,
+        specs.flatMap((s) => (s.env ? [s.env] : [])),
+        `${at}: environment variables`,
+      );
       const defaults = specs.flatMap((s) => (s.default !== undefined ? [s.default] : []));
       // A row gives its options' defaults first, as code in the order of its flags; a row of options
       // without one says what happens instead, in words.
@@ -98,9 +107,12 @@ describe('serve options', () => {
     const before = Object.fromEntries(Object.keys(given).map((name) => [name, process.env[name]]));
     Object.assign(process.env, given);
     try {
-      const command = serveCommand().exitOverride().action(() => undefined);
-      command.parse(['--port', '9000', '--resolve-allow-host', 'a.example', '--resolve-allow-host', 'b.example'],
-        { from: 'user' });
+      const command = serveCommand()
+        .exitOverride()
+        .action(() => undefined);
+      command.parse(['--port', '9000', '--resolve-allow-host', 'a.example', '--resolve-allow-host', 'b.example'], {
+        from: 'user',
+      });
       const opts = command.opts();
       assert.equal(opts.port, 9000);
       assert.equal(opts.maxBody, 1024 * 1024);

@@ -22,12 +22,22 @@ import { newDataDir } from './support/server.js';
 const admin: Identity = { kind: 'user', name: 'admin', role: 'admin', groups: [], via: 'token' };
 const audit = { actor: 'other', action: 'other' };
 const settings: ServiceSettings = {
-  publicUrl: 'http://depot.test', defaultVisibility: 'public', inlineRenditionLimit: 1 << 20,
-  imports: { importMap: new Map(), allowHosts: new Set() }, maxFetch: 1 << 20, rejectLevel: 'ERROR',
+  publicUrl: 'http://depot.test',
+  defaultVisibility: 'public',
+  inlineRenditionLimit: 1 << 20,
+  imports: { importMap: new Map(), allowHosts: new Set() },
+  maxFetch: 1 << 20,
+  rejectLevel: 'ERROR',
 };
 
 function catalog(id = randomUUID()): Buffer {
-  const metadata = { title: 'Raced', 'last-modified': '2024-01-01T00:00:00Z', version: '1', 'oscal-version': '1.1.2', remarks: randomUUID() };
+  const metadata = {
+    title: 'Raced',
+    'last-modified': '2024-01-01T00:00:00Z',
+    version: '1',
+    'oscal-version': '1.1.2',
+    remarks: randomUUID(),
+  };
   return Buffer.from(JSON.stringify({ catalog: { uuid: id, metadata } }));
 }
 
@@ -73,10 +83,12 @@ async function rejectsNotFound(answer: Promise<unknown>, message: RegExp): Promi
 describe('a change committed between two store calls', () => {
   test('generic POST, the new document deleted before it is read back: 404', async () => {
     const store = fileStore();
-    const { documents } = services(interrupted(store, 'createDocument', async () => {
-      const [doc] = await store.listDocuments({ model: 'catalog', limit: 1, sort: 'title', descending: false });
-      await store.deleteDocument(doc!.id, audit);
-    }));
+    const { documents } = services(
+      interrupted(store, 'createDocument', async () => {
+        const [doc] = await store.listDocuments({ model: 'catalog', limit: 1, sort: 'title', descending: false });
+        await store.deleteDocument(doc!.id, audit);
+      }),
+    );
     await rejectsNotFound(documents.create(admin, 'catalog', catalog(), 'application/json'), /no such document/);
   });
 
@@ -91,11 +103,16 @@ describe('a change committed between two store calls', () => {
   test('snapshot POST, the snapshot deleted before it is read back: 404', async () => {
     const store = fileStore();
     const { record } = await services(store).documents.create(admin, 'catalog', catalog(), 'application/json');
-    const { snapshots } = services(interrupted(store, 'createSnapshot', async () => {
-      const [snapshot] = await store.listSnapshots(record.id, 'content');
-      await store.deleteSnapshot(record.id, 'content', snapshot!.id, audit);
-    }));
-    await rejectsNotFound(snapshots.create(admin, 'catalog', record.id, Buffer.alloc(0), undefined), /no such snapshot/);
+    const { snapshots } = services(
+      interrupted(store, 'createSnapshot', async () => {
+        const [snapshot] = await store.listSnapshots(record.id, 'content');
+        await store.deleteSnapshot(record.id, 'content', snapshot!.id, audit);
+      }),
+    );
+    await rejectsNotFound(
+      snapshots.create(admin, 'catalog', record.id, Buffer.alloc(0), undefined),
+      /no such snapshot/,
+    );
   });
 
   test('snapshot PUT, the document deleted before the snapshot is read back: 404', async () => {
@@ -105,14 +122,21 @@ describe('a change committed between two store calls', () => {
     const snapshot = await plain.snapshots.create(admin, 'catalog', record.id, Buffer.alloc(0), undefined);
     const { snapshots } = services(interrupted(store, 'updateSnapshot', () => store.deleteDocument(record.id, audit)));
     const notes = Buffer.from(JSON.stringify({ snapshot: { labels: ['raced'] } }));
-    await rejectsNotFound(snapshots.annotate(admin, 'catalog', record.id, 'content', snapshot.id, notes, 'application/json'), /no such snapshot/);
+    await rejectsNotFound(
+      snapshots.annotate(admin, 'catalog', record.id, 'content', snapshot.id, notes, 'application/json'),
+      /no such snapshot/,
+    );
   });
 
-  describe('GET of an attachment, between the file\'s record and its bytes', () => {
+  describe("GET of an attachment, between the file's record and its bytes", () => {
     async function attached(store: Store): Promise<{ id: string; resource: string }> {
       const plain = services(store);
       const { record } = await plain.documents.create(admin, 'catalog', catalog(), 'application/json');
-      const entry = await plain.attachments.add(admin, 'catalog', record.id, { bytes: randomBytes(2000), mediaType: 'application/octet-stream', filename: 'f.bin' });
+      const entry = await plain.attachments.add(admin, 'catalog', record.id, {
+        bytes: randomBytes(2000),
+        mediaType: 'application/octet-stream',
+        filename: 'f.bin',
+      });
       return { id: record.id, resource: String(entry.uuid) };
     }
 
@@ -120,8 +144,14 @@ describe('a change committed between two store calls', () => {
       const store = fileStore();
       const { id, resource } = await attached(store);
       const replacement = randomBytes(3000);
-      const { attachments } = services(interrupted(store, 'getAttachment',
-        () => services(store).attachments.replace(admin, 'catalog', id, resource, { bytes: replacement, mediaType: 'application/octet-stream' })));
+      const { attachments } = services(
+        interrupted(store, 'getAttachment', () =>
+          services(store).attachments.replace(admin, 'catalog', id, resource, {
+            bytes: replacement,
+            mediaType: 'application/octet-stream',
+          }),
+        ),
+      );
       assert.deepEqual(plainBytes(await attachments.read(admin, 'catalog', id, resource)), replacement);
     });
 

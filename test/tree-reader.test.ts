@@ -33,7 +33,10 @@ describe('JSON reader', () => {
 
   test('an object where a value belongs, and a single value where an array belongs, are errors', () => {
     assert.equal(error(catalogJson().replace('"T"', '{"x": 1}'), 'json').path, '/catalog/metadata/title');
-    assert.equal(error(catalogJson(',\n      "props": {"name": "a", "value": "b"}'), 'json').path, '/catalog/metadata/props');
+    assert.equal(
+      error(catalogJson(',\n      "props": {"name": "a", "value": "b"}'), 'json').path,
+      '/catalog/metadata/props',
+    );
   });
 
   test('characters XML cannot carry (NUL, other controls, unpaired surrogates) are refused, so every document converts', () => {
@@ -42,7 +45,10 @@ describe('JSON reader', () => {
       assert.equal(e.code, 'invalid-value', bad);
       assert.equal(e.path, '/catalog/metadata/title');
     }
-    assert.equal(parseOscal(catalogJson().replace('"T"', '"tab\\tnew\\nline \\ud83d\\ude00"'), 'json').model, 'catalog');
+    assert.equal(
+      parseOscal(catalogJson().replace('"T"', '"tab\\tnew\\nline \\ud83d\\ude00"'), 'json').model,
+      'catalog',
+    );
   });
 
   test('the document must hold exactly one known model', () => {
@@ -65,7 +71,10 @@ describe('YAML reader', () => {
   });
 
   test('strings that look like other types survive a YAML round trip', () => {
-    const doc = parseOscal(profileYaml().replace('title: Test profile', 'title: "true"').replace('version: 1.0', 'version: "2024-01-01"'), 'yaml');
+    const doc = parseOscal(
+      profileYaml().replace('title: Test profile', 'title: "true"').replace('version: 1.0', 'version: "2024-01-01"'),
+      'yaml',
+    );
     const back = parseOscal(serializeOscal(doc, 'yaml'), 'yaml');
     assert.deepEqual(back.content, doc.content);
     const metadata = (back.content.profile as { metadata: Record<string, unknown> }).metadata;
@@ -88,7 +97,10 @@ describe('YAML reader', () => {
   });
 
   test('anchors and aliases (the billion-laughs shape) are refused', () => {
-    const bomb = profileYaml().replace('title: Test profile', 'title: Test profile\n    props: &a [{name: x, value: y}]\n    links: *a');
+    const bomb = profileYaml().replace(
+      'title: Test profile',
+      'title: Test profile\n    props: &a [{name: x, value: y}]\n    links: *a',
+    );
     assert.equal(error(bomb, 'yaml').code, 'forbidden-construct');
   });
 

@@ -44,20 +44,34 @@ describe('validation reports every problem it can find in one run, in JSON and Y
   });
 
   test('each issue has its place in its own format', () => {
-    const at = (issues: ValidationIssue[], code: string) => issues.filter((i) => i.code === code).map((i) => [i.line, i.column]);
+    const at = (issues: ValidationIssue[], code: string) =>
+      issues.filter((i) => i.code === code).map((i) => [i.line, i.column]);
     const fromJson = validateText(json).issues;
     assert.deepEqual(at(fromJson, 'unknown-property'), [[7, 7]]);
-    assert.deepEqual(at(fromJson, 'schema-required'), [[4, 5], [4, 5]]);
+    assert.deepEqual(at(fromJson, 'schema-required'), [
+      [4, 5],
+      [4, 5],
+    ]);
     const fromYaml = validateText(yaml).issues;
-    assert.deepEqual(at(fromYaml, 'unknown-property').map(([line]) => line), [6]);
-    assert.deepEqual(at(fromYaml, 'schema-required'), [[4, 5], [4, 5]]);
+    assert.deepEqual(
+      at(fromYaml, 'unknown-property').map(([line]) => line),
+      [6],
+    );
+    assert.deepEqual(at(fromYaml, 'schema-required'), [
+      [4, 5],
+      [4, 5],
+    ]);
   });
 
   test('with constraints asked for, the same issues, and constraints are not checked', async () => {
     for (const text of [json, yaml]) {
       const r = await validateFully(text);
       assert.equal(r.constraintsChecked, false);
-      assert.deepEqual(summary(r.issues), ['schema-required /catalog/metadata', 'schema-required /catalog/metadata', 'unknown-property /catalog/metadata/colour']);
+      assert.deepEqual(summary(r.issues), [
+        'schema-required /catalog/metadata',
+        'schema-required /catalog/metadata',
+        'unknown-property /catalog/metadata/colour',
+      ]);
     }
   });
 
@@ -76,11 +90,20 @@ describe('validation reports every problem it can find in one run, in JSON and Y
   merge:
     as-is: perhaps
 `;
-    assert.deepEqual(summary(validateText(badBoolean).issues), ['invalid-value /profile/merge/as-is', 'unknown-property /profile/metadata/shade']);
+    assert.deepEqual(summary(validateText(badBoolean).issues), [
+      'invalid-value /profile/merge/as-is',
+      'unknown-property /profile/metadata/shade',
+    ]);
   });
 
   test('reading for conversion still stops at the first problem', () => {
-    assert.throws(() => parseOscal(yaml), (e: unknown) => e instanceof OscalError && e.code === 'unknown-property' && e.line === 6);
-    assert.throws(() => parseOscal(json), (e: unknown) => e instanceof OscalError && e.code === 'unknown-property' && e.line === 7);
+    assert.throws(
+      () => parseOscal(yaml),
+      (e: unknown) => e instanceof OscalError && e.code === 'unknown-property' && e.line === 6,
+    );
+    assert.throws(
+      () => parseOscal(json),
+      (e: unknown) => e instanceof OscalError && e.code === 'unknown-property' && e.line === 7,
+    );
   });
 });

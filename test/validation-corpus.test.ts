@@ -47,12 +47,18 @@ function prepare(c: CorpusCase): Prepared {
   if (!p) {
     const doc = applyEdits(c.base.json(), c.base.model, c.edits);
     const declared = declaredVersion(doc);
-    const oracle = declared !== undefined && NIST_SCHEMA_VERSIONS.includes(declared) ? nistVerdict(doc, declared) : undefined;
+    const oracle =
+      declared !== undefined && NIST_SCHEMA_VERSIONS.includes(declared) ? nistVerdict(doc, declared) : undefined;
     const knownBug = NIST_SCHEMA_BUGS.get(c.name);
     if (oracle && !knownBug) {
       p = { doc, declared, oracle, expected: verdictOf(oracle.valid), judge: `NIST's ${declared} JSON Schema` };
     } else {
-      p = { doc, declared, expected: c.expect, judge: knownBug ? `the corpus (NIST's schema is wrong here: ${knownBug})` : 'the corpus' };
+      p = {
+        doc,
+        declared,
+        expected: c.expect,
+        judge: knownBug ? `the corpus (NIST's schema is wrong here: ${knownBug})` : 'the corpus',
+      };
       if (oracle) p.oracle = oracle;
     }
     prepared.set(c, p);
@@ -67,7 +73,11 @@ function countBy<T>(items: readonly T[], key: (item: T) => string, order: readon
 }
 
 const byModel = countBy(CASES, (c) => c.base.model, MODELS);
-const byLine = countBy(CASES, (c) => `${c.base.line}.x`, LINES.map((l) => `${l}.x`));
+const byLine = countBy(
+  CASES,
+  (c) => `${c.base.line}.x`,
+  LINES.map((l) => `${l}.x`),
+);
 const byKind = countBy(CASES, (c) => c.kind, MUTATION_KINDS);
 const fedAs = (format: 'xml' | 'yaml') => CASES.filter((c) => c.alsoAs.includes(format)).length;
 
@@ -79,12 +89,17 @@ describe('validation corpus', () => {
       const count = CASES.filter((c) => c.base.model === model).length;
       assert.ok(count >= 8, `${model} has only ${count} cases`);
       // mapping-collection exists from 1.2 on; every other model is covered in all three lines.
-      if (model !== 'mapping-collection') assert.deepEqual([...lines].sort(), [...LINES], `${model} is missing a release line`);
+      if (model !== 'mapping-collection')
+        assert.deepEqual([...lines].sort(), [...LINES], `${model} is missing a release line`);
     }
   });
 
   test(`cases by mutation kind: ${byKind}`, () => {
-    for (const kind of MUTATION_KINDS) assert.ok(CASES.some((c) => c.kind === kind), `no ${kind} case`);
+    for (const kind of MUTATION_KINDS)
+      assert.ok(
+        CASES.some((c) => c.kind === kind),
+        `no ${kind} case`,
+      );
     assert.equal(new Set(CASES.map((c) => c.name)).size, CASES.length, 'case names must be unique');
   });
 });
@@ -102,22 +117,30 @@ describe('bases are valid for our validator and for NIST', () => {
       check(base, 'json');
       if (NIST_SCHEMA_VERSIONS.includes(base.version)) {
         const verdict = nistVerdict(base.json(), base.version);
-        assert.equal(verdict.valid, true, `NIST's ${base.version} schema rejects the base:\n  ${relevantErrors(verdict).join('\n  ')}`);
+        assert.equal(
+          verdict.valid,
+          true,
+          `NIST's ${base.version} schema rejects the base:\n  ${relevantErrors(verdict).join('\n  ')}`,
+        );
       } else {
-        assert.ok(base.line !== '1.0', 'every 1.0.x base is checked by NIST\'s schema');
+        assert.ok(base.line !== '1.0', "every 1.0.x base is checked by NIST's schema");
       }
     });
-    for (const format of ['xml', 'yaml'] as const) test(`${base.id} as ${format.toUpperCase()}`, () => check(base, format));
+    for (const format of ['xml', 'yaml'] as const)
+      test(`${base.id} as ${format.toUpperCase()}`, () => check(base, format));
   }
 });
 
-describe('NIST\'s 1.0.x schemas as the oracle', () => {
-  test('the stated verdict of every 1.0.x case is NIST\'s, except where NIST\'s schema is listed as wrong', () => {
+describe("NIST's 1.0.x schemas as the oracle", () => {
+  test("the stated verdict of every 1.0.x case is NIST's, except where NIST's schema is listed as wrong", () => {
     const differing = CASES.filter((c) => {
       const p = prepare(c);
       return p.oracle && !NIST_SCHEMA_BUGS.has(c.name) && verdictOf(p.oracle.valid) !== c.expect;
     });
-    assert.deepEqual(differing.map((c) => `${c.name}: NIST says ${verdictOf(prepare(c).oracle!.valid)}`), []);
+    assert.deepEqual(
+      differing.map((c) => `${c.name}: NIST says ${verdictOf(prepare(c).oracle!.valid)}`),
+      [],
+    );
   });
 
   for (const [name, bug] of NIST_SCHEMA_BUGS) {
@@ -141,10 +164,20 @@ describe('our verdict on every case', () => {
       test(`${c.name} [${format}]`, () => {
         const p = prepare(c);
         const result = ours(p.doc, c.base.model, p.declared ?? c.base.version, format);
-        const oracleSays = p.oracle ? `\nNIST's ${p.declared} schema: ${p.oracle.valid ? 'valid' : relevantErrors(p.oracle).join('; ')}` : '';
-        assert.equal(verdictOf(result.valid), p.expected, `expected ${p.expected} per ${p.judge}; our issues:\n  ${describeIssues(result)}${oracleSays}`);
+        const oracleSays = p.oracle
+          ? `\nNIST's ${p.declared} schema: ${p.oracle.valid ? 'valid' : relevantErrors(p.oracle).join('; ')}`
+          : '';
+        assert.equal(
+          verdictOf(result.valid),
+          p.expected,
+          `expected ${p.expected} per ${p.judge}; our issues:\n  ${describeIssues(result)}${oracleSays}`,
+        );
         if (c.path !== undefined) {
-          assert.deepEqual([...new Set(result.issues.map((i) => i.path))], [c.path], `issue paths:\n  ${describeIssues(result)}`);
+          assert.deepEqual(
+            [...new Set(result.issues.map((i) => i.path))],
+            [c.path],
+            `issue paths:\n  ${describeIssues(result)}`,
+          );
         }
       });
     }

@@ -27,7 +27,35 @@ const CATALOG = readFileSync(join(EXAMPLES, 'catalog', 'xml', 'basic-catalog.xml
 const work = mkdtempSync(join(tmpdir(), 'oscal-encodings-'));
 
 /** windows-1252's characters at 0x80-0x9F (the rest of its bytes are ISO-8859-1's). */
-const CP1252_HIGH: Record<string, number> = { '€': 0x80, '‚': 0x82, 'ƒ': 0x83, '„': 0x84, '…': 0x85, '†': 0x86, '‡': 0x87, 'ˆ': 0x88, '‰': 0x89, 'Š': 0x8a, '‹': 0x8b, 'Œ': 0x8c, 'Ž': 0x8e, '‘': 0x91, '’': 0x92, '“': 0x93, '”': 0x94, '•': 0x95, '–': 0x96, '—': 0x97, '˜': 0x98, '™': 0x99, 'š': 0x9a, '›': 0x9b, 'œ': 0x9c, 'ž': 0x9e, 'Ÿ': 0x9f };
+const CP1252_HIGH: Record<string, number> = {
+  '€': 0x80,
+  '‚': 0x82,
+  'ƒ': 0x83,
+  '„': 0x84,
+  '…': 0x85,
+  '†': 0x86,
+  '‡': 0x87,
+  'ˆ': 0x88,
+  '‰': 0x89,
+  'Š': 0x8a,
+  '‹': 0x8b,
+  'Œ': 0x8c,
+  'Ž': 0x8e,
+  '‘': 0x91,
+  '’': 0x92,
+  '“': 0x93,
+  '”': 0x94,
+  '•': 0x95,
+  '–': 0x96,
+  '—': 0x97,
+  '˜': 0x98,
+  '™': 0x99,
+  'š': 0x9a,
+  '›': 0x9b,
+  'œ': 0x9c,
+  'ž': 0x9e,
+  'Ÿ': 0x9f,
+};
 
 function latin1(text: string): Buffer {
   const outside = [...text].find((c) => c.codePointAt(0)! > 0xff);
@@ -36,18 +64,21 @@ function latin1(text: string): Buffer {
 }
 
 function windows1252(text: string): Buffer {
-  return Buffer.from([...text].map((c) => {
-    const code = c.codePointAt(0)!;
-    if (code < 0x80 || (code >= 0xa0 && code <= 0xff)) return code;
-    const byte = CP1252_HIGH[c];
-    assert.ok(byte !== undefined, `${c} is in windows-1252`);
-    return byte;
-  }));
+  return Buffer.from(
+    [...text].map((c) => {
+      const code = c.codePointAt(0)!;
+      if (code < 0x80 || (code >= 0xa0 && code <= 0xff)) return code;
+      const byte = CP1252_HIGH[c];
+      assert.ok(byte !== undefined, `${c} is in windows-1252`);
+      return byte;
+    }),
+  );
 }
 
 const utf16le = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
 const utf16be = (text: string) => Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]);
-const declaring = (text: string, encoding: string) => text.replace(/^<\?xml version="1.0" encoding="UTF-8"\?>/, `<?xml version="1.0" encoding="${encoding}"?>`);
+const declaring = (text: string, encoding: string) =>
+  text.replace(/^<\?xml version="1.0" encoding="UTF-8"\?>/, `<?xml version="1.0" encoding="${encoding}"?>`);
 
 /**
  * The SSP has one character outside ISO-8859-1 (’, U+2019), which windows-1252 has (0x92). For
@@ -82,12 +113,21 @@ describe('decodeDocumentBytes', () => {
   for (const { name, bytes, same } of VARIANTS) {
     test(`the SSP example in ${name} reads as the UTF-8 original`, () => {
       assert.deepEqual(parseOscal(decodeDocumentBytes(bytes, 'xml')).content, contentOf(same));
-      assert.deepEqual(parseOscal(decodeDocumentBytes(bytes)).content, contentOf(same), 'also with the format detected');
+      assert.deepEqual(
+        parseOscal(decodeDocumentBytes(bytes)).content,
+        contentOf(same),
+        'also with the format detected',
+      );
     });
   }
 
   test('ISO-8859-1 is not windows-1252: byte 0x92 is U+0092 in one and ’ in the other', () => {
-    const doc = (encoding: string) => Buffer.concat([Buffer.from(`<?xml version="1.0" encoding="${encoding}"?><a>`), Buffer.from([0x92, 0xe9]), Buffer.from('</a>')]);
+    const doc = (encoding: string) =>
+      Buffer.concat([
+        Buffer.from(`<?xml version="1.0" encoding="${encoding}"?><a>`),
+        Buffer.from([0x92, 0xe9]),
+        Buffer.from('</a>'),
+      ]);
     assert.equal(decodeDocumentBytes(doc('ISO-8859-1'), 'xml').slice(-6, -4), '\u0092é');
     assert.equal(decodeDocumentBytes(doc('latin1'), 'xml').slice(-6, -4), '\u0092é');
     assert.equal(decodeDocumentBytes(doc('windows-1252'), 'xml').slice(-6, -4), '’é');
@@ -96,28 +136,61 @@ describe('decodeDocumentBytes', () => {
 
   test('no declaration, or one without an encoding: UTF-8', () => {
     assert.equal(decodeDocumentBytes(Buffer.from('<a>é</a>'), 'xml'), '<a>é</a>');
-    assert.equal(decodeDocumentBytes(Buffer.from('<?xml version="1.0"?><a>é</a>'), 'xml'), '<?xml version="1.0"?><a>é</a>');
-    assert.throws(() => decodeDocumentBytes(latin1('<a>é</a>'), 'xml'), oscalError('malformed', /not valid UTF-8.*declares no encoding/));
+    assert.equal(
+      decodeDocumentBytes(Buffer.from('<?xml version="1.0"?><a>é</a>'), 'xml'),
+      '<?xml version="1.0"?><a>é</a>',
+    );
+    assert.throws(
+      () => decodeDocumentBytes(latin1('<a>é</a>'), 'xml'),
+      oscalError('malformed', /not valid UTF-8.*declares no encoding/),
+    );
   });
 
   test('an encoding that is not read names itself; bytes that are not what the declaration says are malformed', () => {
-    assert.throws(() => decodeDocumentBytes(Buffer.from('<?xml version="1.0" encoding="EBCDIC-CP-US"?><a/>'), 'xml'), oscalError('unsupported-encoding', /EBCDIC-CP-US/));
-    assert.throws(() => decodeDocumentBytes(Buffer.from('<?xml version="1.0" encoding="ISO-2022-KR"?><a/>'), 'xml'), oscalError('unsupported-encoding', /ISO-2022-KR/));
-    assert.throws(() => decodeDocumentBytes(Buffer.from([0xff, 0xfe, 0, 0, 0x3c, 0, 0, 0]), 'xml'), oscalError('unsupported-encoding', /UTF-32/));
-    assert.throws(() => decodeDocumentBytes(Buffer.from('<?xml version="1.0" encoding="UTF-16"?><a/>'), 'xml'), oscalError('malformed', /not UTF-16/));
-    assert.throws(() => decodeDocumentBytes(latin1('<?xml version="1.0" encoding="US-ASCII"?><a>é</a>'), 'xml'), oscalError('malformed', /not valid US-ASCII/));
-    assert.throws(() => decodeDocumentBytes(Buffer.from([0x3c, 0x61, 0x3e, 0xff, 0xfe]), 'xml'), oscalError('malformed', /UTF-8/));
+    assert.throws(
+      () => decodeDocumentBytes(Buffer.from('<?xml version="1.0" encoding="EBCDIC-CP-US"?><a/>'), 'xml'),
+      oscalError('unsupported-encoding', /EBCDIC-CP-US/),
+    );
+    assert.throws(
+      () => decodeDocumentBytes(Buffer.from('<?xml version="1.0" encoding="ISO-2022-KR"?><a/>'), 'xml'),
+      oscalError('unsupported-encoding', /ISO-2022-KR/),
+    );
+    assert.throws(
+      () => decodeDocumentBytes(Buffer.from([0xff, 0xfe, 0, 0, 0x3c, 0, 0, 0]), 'xml'),
+      oscalError('unsupported-encoding', /UTF-32/),
+    );
+    assert.throws(
+      () => decodeDocumentBytes(Buffer.from('<?xml version="1.0" encoding="UTF-16"?><a/>'), 'xml'),
+      oscalError('malformed', /not UTF-16/),
+    );
+    assert.throws(
+      () => decodeDocumentBytes(latin1('<?xml version="1.0" encoding="US-ASCII"?><a>é</a>'), 'xml'),
+      oscalError('malformed', /not valid US-ASCII/),
+    );
+    assert.throws(
+      () => decodeDocumentBytes(Buffer.from([0x3c, 0x61, 0x3e, 0xff, 0xfe]), 'xml'),
+      oscalError('malformed', /UTF-8/),
+    );
   });
 
   test('JSON and YAML are UTF-8, with or without a BOM; UTF-16 JSON names its encoding', () => {
     const json = '{"a": "é"}';
     assert.equal(decodeDocumentBytes(Buffer.from(json), 'json'), json);
-    assert.equal(decodeDocumentBytes(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(json)]), 'json'), `\uFEFF${json}`);
-    assert.throws(() => decodeDocumentBytes(utf16le(json), 'json'), oscalError('unsupported-encoding', /UTF-16LE.*JSON/));
+    assert.equal(
+      decodeDocumentBytes(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(json)]), 'json'),
+      `\uFEFF${json}`,
+    );
+    assert.throws(
+      () => decodeDocumentBytes(utf16le(json), 'json'),
+      oscalError('unsupported-encoding', /UTF-16LE.*JSON/),
+    );
     assert.throws(() => decodeDocumentBytes(utf16be(json)), oscalError('unsupported-encoding', /UTF-16BE/));
     assert.throws(() => decodeDocumentBytes(latin1('a: é\n'), 'yaml'), oscalError('malformed', /UTF-8/));
     // An XML declaration inside a YAML string is no declaration of the file's.
-    assert.equal(decodeDocumentBytes(Buffer.from('a: \'<?xml version="1.0" encoding="ISO-8859-1"?>é\'\n'), 'yaml'), 'a: \'<?xml version="1.0" encoding="ISO-8859-1"?>é\'\n');
+    assert.equal(
+      decodeDocumentBytes(Buffer.from('a: \'<?xml version="1.0" encoding="ISO-8859-1"?>é\'\n'), 'yaml'),
+      'a: \'<?xml version="1.0" encoding="ISO-8859-1"?>é\'\n',
+    );
   });
 });
 
@@ -127,7 +200,8 @@ describe('over HTTP', () => {
   /** The stored JSON form of the UTF-8 original, its content identifier taken out. */
   let reference: Record<string, unknown>;
 
-  const post = (path: string, body: Buffer | string, contentType: string) => api(server.url, 'POST', path, { token, body, contentType });
+  const post = (path: string, body: Buffer | string, contentType: string) =>
+    api(server.url, 'POST', path, { token, body, contentType });
 
   async function storedJson(id: string): Promise<Record<string, any>> {
     const res = await api(server.url, 'GET', `/oscal/v1/system-security-plan/${id}`, { token });
@@ -167,9 +241,15 @@ describe('over HTTP', () => {
   }
 
   test('PUT /oscal/v1/system-security-plan/{id} in UTF-16BE and in windows-1252', async () => {
-    const id = created(await post('/oscal/v1/system-security-plan', SSP.replace(/<title>[^<]*/, '<title>Replaced'), 'application/xml'));
+    const id = created(
+      await post('/oscal/v1/system-security-plan', SSP.replace(/<title>[^<]*/, '<title>Replaced'), 'application/xml'),
+    );
     for (const { bytes } of [VARIANTS[1]!, VARIANTS[4]!]) {
-      const res = await api(server.url, 'PUT', `/oscal/v1/system-security-plan/${id}`, { token, body: bytes, contentType: 'application/xml' });
+      const res = await api(server.url, 'PUT', `/oscal/v1/system-security-plan/${id}`, {
+        token,
+        body: bytes,
+        contentType: 'application/xml',
+      });
       assert.equal(res.status, 204, res.text);
       assert.deepEqual(await storedJson(id), reference);
     }
@@ -191,7 +271,11 @@ describe('over HTTP', () => {
     const id = created(await post('/oscal/v1/system-security-plan', SSP, 'application/xml'));
     for (const res of [
       await post('/oscal/v1/system-security-plan', ebcdic, 'application/xml'),
-      await api(server.url, 'PUT', `/oscal/v1/system-security-plan/${id}`, { token, body: ebcdic, contentType: 'application/xml' }),
+      await api(server.url, 'PUT', `/oscal/v1/system-security-plan/${id}`, {
+        token,
+        body: ebcdic,
+        contentType: 'application/xml',
+      }),
       await post('/oscal/v1/validate', ebcdic, 'application/xml'),
     ]) {
       const body = assertErrorBody(res, 415, /EBCDIC-CP-US/);
@@ -205,7 +289,14 @@ describe('over HTTP', () => {
   });
 
   test('JSON stays UTF-8: with a BOM it is taken on both interfaces; in UTF-16, 415 naming it', async () => {
-    const json = (await api(server.url, 'GET', `/oscal/v1/system-security-plan/${created(await post('/oscal/v1/system-security-plan', SSP, 'application/xml'))}`, { token })).json();
+    const json = (
+      await api(
+        server.url,
+        'GET',
+        `/oscal/v1/system-security-plan/${created(await post('/oscal/v1/system-security-plan', SSP, 'application/xml'))}`,
+        { token },
+      )
+    ).json();
     delete json['system-security-plan'].metadata['document-ids'];
     const text = JSON.stringify(json);
     const withBom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
@@ -215,7 +306,11 @@ describe('over HTTP', () => {
     for (const res of [
       await post('/oscal/v1/system-security-plan', utf16le(text), 'application/json'),
       await post('/api/upload', utf16le(text), 'application/json'),
-      await api(server.url, 'PUT', `/api/v1/system-security-plans/${json['system-security-plan'].uuid}`, { token, body: utf16le(text), contentType: 'application/json' }),
+      await api(server.url, 'PUT', `/api/v1/system-security-plans/${json['system-security-plan'].uuid}`, {
+        token,
+        body: utf16le(text),
+        contentType: 'application/json',
+      }),
     ]) {
       assertErrorBody(res, 415, /UTF-16LE/);
     }
@@ -239,7 +334,11 @@ describe('the command line', () => {
       const reference = file(`ssp-${i}-utf8.xml`, same);
       const converted = cli(['convert', path, '--to', 'json']);
       assert.equal(converted.code, 0, `${name}: ${converted.stderr}`);
-      assert.deepEqual(JSON.parse(converted.stdout), JSON.parse(cli(['convert', reference, '--to', 'json']).stdout), name);
+      assert.deepEqual(
+        JSON.parse(converted.stdout),
+        JSON.parse(cli(['convert', reference, '--to', 'json']).stdout),
+        name,
+      );
       const stated = cli(['convert', path, '--from', 'xml', '--to', 'json']);
       assert.equal(stated.stdout, converted.stdout, `${name} with --from xml`);
       const validated = cli(['validate', path]);
@@ -248,7 +347,7 @@ describe('the command line', () => {
     });
   });
 
-  test('resolve: a profile in UTF-16 importing a catalog in windows-1252 gives the UTF-8 files\' catalog', () => {
+  test("resolve: a profile in UTF-16 importing a catalog in windows-1252 gives the UTF-8 files' catalog", () => {
     const profile = (href: string) => `<?xml version="1.0" encoding="UTF-8"?>
 <profile xmlns="http://csrc.nist.gov/ns/oscal/1.0" uuid="00000000-0000-4000-8000-000000000002">
   <metadata>
@@ -264,7 +363,12 @@ describe('the command line', () => {
     file('catalog-1252.xml', windows1252(declaring(CATALOG, 'windows-1252')));
     const reference = cli(['resolve', file('profile-utf8.xml', profile('catalog-utf8.xml')), '--to', 'json']);
     assert.equal(reference.code, 0, reference.stderr);
-    const encoded = cli(['resolve', file('profile-utf16.xml', utf16be(declaring(profile('catalog-1252.xml'), 'UTF-16'))), '--to', 'json']);
+    const encoded = cli([
+      'resolve',
+      file('profile-utf16.xml', utf16be(declaring(profile('catalog-1252.xml'), 'UTF-16'))),
+      '--to',
+      'json',
+    ]);
     assert.equal(encoded.code, 0, encoded.stderr);
     assert.deepEqual(scrub(JSON.parse(encoded.stdout)), scrub(JSON.parse(reference.stdout)));
     assert.ok(encoded.stdout.includes('’'), 'windows-1252 characters came through');

@@ -17,19 +17,29 @@ function xmlError(text: string): OscalError {
 
 describe('XML reader', () => {
   test('reads a catalog into the JSON form, values typed and flags as properties', () => {
-    const doc = parseOscal(catalogXml('', `
+    const doc = parseOscal(
+      catalogXml(
+        '',
+        `
   <group id="g1" class="family">
     <title>Group <em>one</em></title>
     <control id="c1">
       <title>Control</title>
     </control>
-  </group>`));
+  </group>`,
+      ),
+    );
     assert.equal(doc.model, 'catalog');
     assert.equal(doc.version, '1.1.2');
     assert.deepEqual(doc.content, {
       catalog: {
         uuid: UUID,
-        metadata: { title: 'Test catalog', 'last-modified': '2024-01-01T00:00:00Z', version: '1.0', 'oscal-version': '1.1.2' },
+        metadata: {
+          title: 'Test catalog',
+          'last-modified': '2024-01-01T00:00:00Z',
+          version: '1.0',
+          'oscal-version': '1.1.2',
+        },
         groups: [{ id: 'g1', class: 'family', title: 'Group *one*', controls: [{ id: 'c1', title: 'Control' }] }],
       },
     });
@@ -61,9 +71,16 @@ describe('XML reader', () => {
   });
 
   test('between elements: comments, processing instructions and blank CDATA pass, any other text is refused where it stands', () => {
-    const quiet = parseOscal(catalogXml('\n    <!-- a <comment> -->\n    <?pi x?>\n    <![CDATA[ ]]>&#32;', '\n  <!---->'));
+    const quiet = parseOscal(
+      catalogXml('\n    <!-- a <comment> -->\n    <?pi x?>\n    <![CDATA[ ]]>&#32;', '\n  <!---->'),
+    );
     assert.equal((quiet.content.catalog as { metadata: { version: string } }).metadata.version, '1.0');
-    for (const [stray, column] of [['<!-- c -->stray', 20], ['&amp;', 10], ['<![CDATA[x]]>', 17], ['<?pi?> x', 13]] as const) {
+    for (const [stray, column] of [
+      ['<!-- c -->stray', 20],
+      ['&amp;', 10],
+      ['<![CDATA[x]]>', 17],
+      ['<?pi?> x', 13],
+    ] as const) {
       const e = xmlError(catalogXml(`\n    ${stray}<published>2024-01-01T00:00:00Z</published>`));
       assert.equal(e.code, 'unknown-element', stray);
       assert.match(e.message, /is not allowed directly in <metadata>/, stray);
@@ -74,19 +91,29 @@ describe('XML reader', () => {
   });
 
   test('a single-valued element given twice is refused rather than one value lost', () => {
-    const e = xmlError(catalogXml('\n    <published>2024-01-01T00:00:00Z</published><published>2024-01-02T00:00:00Z</published>'));
+    const e = xmlError(
+      catalogXml('\n    <published>2024-01-01T00:00:00Z</published><published>2024-01-02T00:00:00Z</published>'),
+    );
     assert.equal(e.code, 'invalid-structure');
     assert.match(e.message, /<published> may appear only once in <metadata>/);
   });
 
   test('any DOCTYPE is refused before parsing, so no entity is declared or expanded', () => {
-    const xxe = catalogXml().replace('<catalog', '<!DOCTYPE catalog [ <!ENTITY xxe SYSTEM "file:///etc/passwd"> ]>\n<catalog').replace('Test catalog', '&xxe;');
+    const xxe = catalogXml()
+      .replace('<catalog', '<!DOCTYPE catalog [ <!ENTITY xxe SYSTEM "file:///etc/passwd"> ]>\n<catalog')
+      .replace('Test catalog', '&xxe;');
     const e = xmlError(xxe);
     assert.equal(e.code, 'forbidden-construct');
     assert.equal(e.line, 2);
-    const laughs = catalogXml().replace('<catalog', '<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]>\n<catalog');
+    const laughs = catalogXml().replace(
+      '<catalog',
+      '<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]>\n<catalog',
+    );
     assert.equal(xmlError(laughs).code, 'forbidden-construct');
-    assert.equal(xmlError(catalogXml().replace('<catalog', '<!-- c --><?pi x?>\n<!DOCTYPE catalog>\n<catalog')).code, 'forbidden-construct');
+    assert.equal(
+      xmlError(catalogXml().replace('<catalog', '<!-- c --><?pi x?>\n<!DOCTYPE catalog>\n<catalog')).code,
+      'forbidden-construct',
+    );
   });
 
   test('an undeclared entity reference is malformed, never resolved', () => {
@@ -103,7 +130,10 @@ describe('XML reader', () => {
   });
 
   test('roots: wrong namespace, unknown model, missing or unsupported version', () => {
-    assert.equal(xmlError(catalogXml().replace('xmlns="http://csrc.nist.gov/ns/oscal/1.0"', 'xmlns="urn:x"')).code, 'unknown-root');
+    assert.equal(
+      xmlError(catalogXml().replace('xmlns="http://csrc.nist.gov/ns/oscal/1.0"', 'xmlns="urn:x"')).code,
+      'unknown-root',
+    );
     const unknown = xmlError(catalogXml().replace(/catalog/g, 'recipe-book'));
     assert.equal(unknown.code, 'unknown-root');
     assert.match(unknown.message, /<recipe-book> is not an OSCAL model; expected one of: catalog, /);
@@ -114,11 +144,13 @@ describe('XML reader', () => {
   });
 
   test('grouped children (revisions) become the JSON array; CDATA is text', () => {
-    const doc = parseOscal(catalogXml(`
+    const doc = parseOscal(
+      catalogXml(`
     <revisions>
       <revision><title>R1</title><version><![CDATA[1.0 <beta>]]></version></revision>
       <revision><version>2</version></revision>
-    </revisions>`));
+    </revisions>`),
+    );
     const metadata = (doc.content.catalog as { metadata: { revisions: unknown } }).metadata;
     assert.deepEqual(metadata.revisions, [{ title: 'R1', version: '1.0 <beta>' }, { version: '2' }]);
   });

@@ -15,7 +15,7 @@ const v10 = filesUnder(CONTENT, '.json')
   .map((path) => ({ path, doc: parseOscal(readFileSync(path, 'utf8'), 'json') }))
   .filter(({ doc }) => doc.version.startsWith('1.0.'));
 
-describe('XML we write for OSCAL 1.0.x content validates against NIST\'s XSD', () => {
+describe("XML we write for OSCAL 1.0.x content validates against NIST's XSD", () => {
   test(`there is 1.0.x content to check (${v10.length} documents)`, () => {
     assert.ok(v10.length >= 9);
   });

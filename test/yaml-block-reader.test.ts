@@ -19,7 +19,8 @@ import { MAX_NESTING } from '../src/oscal/formats/nesting.js';
 import { OscalError } from '../src/oscal/errors.js';
 import { CONTENT, filesUnder, shortName } from './support/shared.js';
 
-type Verdict = { kind: 'equal' } | { kind: 'deferred' } | { kind: 'refused-by-both' } | { kind: 'wrong'; detail: string };
+type Verdict =
+  { kind: 'equal' } | { kind: 'deferred' } | { kind: 'refused-by-both' } | { kind: 'wrong'; detail: string };
 
 /** Compares the reader with js-yaml on one text. */
 function judge(text: string): Verdict {
@@ -33,13 +34,21 @@ function judge(text: string): Verdict {
   const got = readBlockYaml(text);
   if (got === undefined) return oracleThrew ? { kind: 'refused-by-both' } : { kind: 'deferred' };
   if (oracleThrew) return { kind: 'wrong', detail: `read text js-yaml refuses: ${JSON.stringify(got).slice(0, 300)}` };
-  if (!isDeepStrictEqual(got, expected)) return { kind: 'wrong', detail: `got ${JSON.stringify(got).slice(0, 300)}\nexpected ${JSON.stringify(expected).slice(0, 300)}` };
+  if (!isDeepStrictEqual(got, expected))
+    return {
+      kind: 'wrong',
+      detail: `got ${JSON.stringify(got).slice(0, 300)}\nexpected ${JSON.stringify(expected).slice(0, 300)}`,
+    };
   return { kind: 'equal' };
 }
 
 function assertReadsLikeJsYaml(text: string, what: string): void {
   const verdict = judge(text);
-  assert.equal(verdict.kind, 'equal', `${what}: ${verdict.kind === 'wrong' ? verdict.detail : verdict.kind}\n--- text ---\n${text.slice(0, 2000)}`);
+  assert.equal(
+    verdict.kind,
+    'equal',
+    `${what}: ${verdict.kind === 'wrong' ? verdict.detail : verdict.kind}\n--- text ---\n${text.slice(0, 2000)}`,
+  );
 }
 
 const yamlFiles = filesUnder(CONTENT, '.yaml');
@@ -56,20 +65,28 @@ describe('block YAML reader on published content', () => {
   // at their key's own indentation.
   const writers: Record<string, (value: unknown) => string> = {
     'js-yaml dump, as our writer': (v) => jsYaml.dump(v, { noRefs: true, lineWidth: -1 }),
-    'js-yaml dump, 40 columns, indent 4': (v) => jsYaml.dump(v, { noRefs: true, lineWidth: 40, indent: 4, seqNoIndent: true }),
-    'js-yaml dump, double quotes forced': (v) => jsYaml.dump(v, { noRefs: true, forceQuotes: true, quoteStyle: 'double' }),
-    'js-yaml dump, mappings in sequences on their own lines': (v) => jsYaml.dump(v, { noRefs: true, seqInlineFirst: false }),
+    'js-yaml dump, 40 columns, indent 4': (v) =>
+      jsYaml.dump(v, { noRefs: true, lineWidth: 40, indent: 4, seqNoIndent: true }),
+    'js-yaml dump, double quotes forced': (v) =>
+      jsYaml.dump(v, { noRefs: true, forceQuotes: true, quoteStyle: 'double' }),
+    'js-yaml dump, mappings in sequences on their own lines': (v) =>
+      jsYaml.dump(v, { noRefs: true, seqInlineFirst: false }),
     'yaml stringify, default': (v) => yamlLib.stringify(v),
-    'yaml stringify, 30 columns, sequences unindented': (v) => yamlLib.stringify(v, { lineWidth: 30, minContentWidth: 10, indentSeq: false }),
-    'yaml stringify, folded blocks': (v) => yamlLib.stringify(v, { defaultStringType: 'BLOCK_FOLDED', lineWidth: 40, minContentWidth: 10 }),
+    'yaml stringify, 30 columns, sequences unindented': (v) =>
+      yamlLib.stringify(v, { lineWidth: 30, minContentWidth: 10, indentSeq: false }),
+    'yaml stringify, folded blocks': (v) =>
+      yamlLib.stringify(v, { defaultStringType: 'BLOCK_FOLDED', lineWidth: 40, minContentWidth: 10 }),
     'yaml stringify, literal blocks': (v) => yamlLib.stringify(v, { defaultStringType: 'BLOCK_LITERAL' }),
-    'yaml stringify, double-quoted, 40 columns': (v) => yamlLib.stringify(v, { defaultStringType: 'QUOTE_DOUBLE', lineWidth: 40, minContentWidth: 10 }),
-    'yaml stringify, single-quoted, 40 columns': (v) => yamlLib.stringify(v, { defaultStringType: 'QUOTE_SINGLE', lineWidth: 40, minContentWidth: 10 }),
+    'yaml stringify, double-quoted, 40 columns': (v) =>
+      yamlLib.stringify(v, { defaultStringType: 'QUOTE_DOUBLE', lineWidth: 40, minContentWidth: 10 }),
+    'yaml stringify, single-quoted, 40 columns': (v) =>
+      yamlLib.stringify(v, { defaultStringType: 'QUOTE_SINGLE', lineWidth: 40, minContentWidth: 10 }),
   };
   for (const [name, write] of Object.entries(writers)) {
     it(`reads every published JSON document written by ${name}`, () => {
       assert.ok(jsonFiles.length >= 20, `found ${jsonFiles.length} JSON files`);
-      for (const f of jsonFiles) assertReadsLikeJsYaml(write(JSON.parse(readFileSync(f, 'utf8'))), `${shortName(f)} (${name})`);
+      for (const f of jsonFiles)
+        assertReadsLikeJsYaml(write(JSON.parse(readFileSync(f, 'utf8'))), `${shortName(f)} (${name})`);
     });
   }
 });
@@ -78,8 +95,9 @@ describe('block YAML reader on edge cases', () => {
   const reads: Record<string, string> = {
     'document start and comment lines': '# made by hand\n---\n# about a\na: 1\n\n  # indented comment\nb: 2\n',
     'no final line break': 'a: b',
-    'sequence at its key\'s indentation': 'a:\n- x\n- y: 1\n  z: 2\nb: c\n',
-    'compact mappings and nested sequences': 'a:\n  - b: 1\n    c:\n      - d\n      -   e: 2\n          f: 3\n  -\n    g: 4\n',
+    "sequence at its key's indentation": 'a:\n- x\n- y: 1\n  z: 2\nb: c\n',
+    'compact mappings and nested sequences':
+      'a:\n  - b: 1\n    c:\n      - d\n      -   e: 2\n          f: 3\n  -\n    g: 4\n',
     'quoted keys and values': '"a b": \'c\'\'d\'\n\'e: f\': "g\\"h"\n"": ""\n',
     'escapes': 'a: "\\0\\a\\b\\t\\n\\v\\f\\r\\e\\ \\"\\/\\\\ \\x41\\u00e9\\U0001F600"\n',
     'multi-line plain with blank lines': 'a: one\n  two\n\n  three\n\n\n  four\nb: x\n',
@@ -89,7 +107,8 @@ describe('block YAML reader on edge cases', () => {
     'multi-line double-quoted with escaped breaks': 'a: "one \\\n    two\n\n    three  \n    four\\\n\n    five"\n',
     'multi-line single-quoted': "a: 'it''s\n  here\n\n  now '\n",
     'literal chomping': 'a: |\n  x\n\n\nb: |-\n  x\n\n\nc: |+\n  x\n\n\nd: x\n',
-    'folded chomping and more-indented lines': 'a: >\n  one\n  two\n\n  three\n    code\n    more\n  four\n\n\nb: >-\n  x\n   y\nc: >+\n  z\n\n',
+    'folded chomping and more-indented lines':
+      'a: >\n  one\n  two\n\n  three\n    code\n    more\n  four\n\n\nb: >-\n  x\n   y\nc: >+\n  z\n\n',
     'explicit indentation': 'a: |2\n    lead\n  text\nb: >-1\n  lead\n c\n- \n'.replace('- \n', ''),
     'explicit indentation in a sequence': 'a:\n  - |1-\n     x\n  - >2\n      y\n     z\n',
     'keep chomping at the end of the text': 'a: >+\n  z\n\n',
@@ -98,7 +117,10 @@ describe('block YAML reader on edge cases', () => {
     'nested compact sequences': 'a:\n- - x\n  - - y\n    - z: 1\n      w: 2\n- v\n',
     'escaped space before a line break': 'a: "x\\ \n  y"\n',
     'empty flow collections': 'a: []\nb: {}\nc:\n  - []\n  - {}\n',
-    'indicators inside plain text': 'a: -1\nb: x-y\nc: a:b\nd: "#x"\ne: http://x/#y\nf: ?x\ng: :x\nh: x # y\n'.replace(' # y', '#y'),
+    'indicators inside plain text': 'a: -1\nb: x-y\nc: a:b\nd: "#x"\ne: http://x/#y\nf: ?x\ng: :x\nh: x # y\n'.replace(
+      ' # y',
+      '#y',
+    ),
     'markers that are keys': '---: 1\n...x: 2\n',
     'non-ASCII and astral characters': 'a: é 😀 中文\n',
     'root indented': '  a: 1\n  b:\n    - 2\n',
@@ -119,7 +141,7 @@ describe('block YAML reader on edge cases', () => {
     'second document': 'a: 1\n---\nb: 2\n',
     'document end marker': 'a: 1\n...\n',
     'document marker before text': 'a: 1\n--- b: 2\n',
-    'indented document marker before text': ' ---  a: \'\'\n',
+    'indented document marker before text': " ---  a: ''\n",
     'directive': '%YAML 1.2\n---\na: 1\n',
     'empty value': 'a:\nb: 1\n',
     'complex key': '? a\n: 1\n',
@@ -133,7 +155,7 @@ describe('block YAML reader on edge cases', () => {
     'non-printable character': 'a: "\u0001"\n',
     'unpaired surrogate': 'a: "\uD800"\n',
     'empty text': '',
-    'nesting past the engine\'s limit (compact)': `a:\n- ${'- '.repeat(5000)}x\n`,
+    "nesting past the engine's limit (compact)": `a:\n- ${'- '.repeat(5000)}x\n`,
   };
   for (const [name, text] of Object.entries(defers)) {
     it(`defers: ${name}`, () => {
@@ -170,24 +192,83 @@ describe('block YAML reader on edge cases', () => {
 
   it('nests as deep as JSON on the js-yaml path too (flow collections go there)', () => {
     const flow = (depth: number) => `b: ${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}\n`;
-    assert.throws(() => readYaml(flow(MAX_NESTING)), (e: unknown) => e instanceof OscalError && e.code === 'unknown-root');
+    assert.throws(
+      () => readYaml(flow(MAX_NESTING)),
+      (e: unknown) => e instanceof OscalError && e.code === 'unknown-root',
+    );
     for (const depth of [MAX_NESTING + 1, 10_000]) {
-      assert.throws(() => readYaml(flow(depth)), (e: unknown) => e instanceof OscalError && e.code === 'forbidden-construct' && e.line === 1 && /nesting deeper/.test(e.message));
+      assert.throws(
+        () => readYaml(flow(depth)),
+        (e: unknown) =>
+          e instanceof OscalError &&
+          e.code === 'forbidden-construct' &&
+          e.line === 1 &&
+          /nesting deeper/.test(e.message),
+      );
     }
   });
 
   it('leaves errors to js-yaml: a duplicate key is reported with its line', () => {
-    assert.throws(() => readYaml('catalog:\n  uuid: 1\n  uuid: 2\n'), (e: unknown) => e instanceof OscalError && e.code === 'malformed' && e.line === 3);
+    assert.throws(
+      () => readYaml('catalog:\n  uuid: 1\n  uuid: 2\n'),
+      (e: unknown) => e instanceof OscalError && e.code === 'malformed' && e.line === 3,
+    );
   });
 
   it('leaves aliases to the js-yaml path, which refuses them', () => {
-    assert.throws(() => readYaml('catalog: &c\n  uuid: x\nother: *c\n'), (e: unknown) => e instanceof OscalError && e.code === 'forbidden-construct');
+    assert.throws(
+      () => readYaml('catalog: &c\n  uuid: x\nother: *c\n'),
+      (e: unknown) => e instanceof OscalError && e.code === 'forbidden-construct',
+    );
   });
 });
 
 describe('block YAML reader against js-yaml on generated text', () => {
   /** Pieces that make YAML mean something else: indicators, quotes, escapes, breaks, spaces. */
-  const PIECES = ['a', 'b', 'xy z', ' ', '  ', ':', ': ', '#', ' #', '-', '- ', '? ', "'", "''", '"', '\\', '\\n', '\n', '\n\n', '\n  ', '[', ']', '{', '}', ',', '&', '*', '!', '|', '>', '%', '@', '`', '~', 'null', 'true', '1.0', '---', '...', 'é', '😀', '<<'];
+  const PIECES = [
+    'a',
+    'b',
+    'xy z',
+    ' ',
+    '  ',
+    ':',
+    ': ',
+    '#',
+    ' #',
+    '-',
+    '- ',
+    '? ',
+    "'",
+    "''",
+    '"',
+    '\\',
+    '\\n',
+    '\n',
+    '\n\n',
+    '\n  ',
+    '[',
+    ']',
+    '{',
+    '}',
+    ',',
+    '&',
+    '*',
+    '!',
+    '|',
+    '>',
+    '%',
+    '@',
+    '`',
+    '~',
+    'null',
+    'true',
+    '1.0',
+    '---',
+    '...',
+    'é',
+    '😀',
+    '<<',
+  ];
   /** What the reader defers whole texts for; edits put these in. */
   const DEFERRED_PIECES = ['\t', '\r\n', '\r', '\u0085', '\u2028', '\uFEFF', '\uD800'];
   const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 10 }).map((parts) => parts.join(''));
@@ -199,21 +280,45 @@ describe('block YAML reader against js-yaml on generated text', () => {
   }));
   const root = fc.dictionary(key, node, { minKeys: 1, maxKeys: 4, noNullPrototype: true });
 
-  const jsYamlWriter = fc.record({
-    lineWidth: fc.constantFrom(-1, 12, 40), indent: fc.integer({ min: 1, max: 4 }), seqNoIndent: fc.boolean(), seqInlineFirst: fc.boolean(),
-    quoteStyle: fc.constantFrom<'single' | 'double'>('single', 'double'), forceQuotes: fc.boolean(),
-  }).map((options) => (value: unknown) => jsYaml.dump(value, { ...options, noRefs: true }));
-  const yamlWriter = fc.record({
-    lineWidth: fc.constantFrom(0, 12, 40), indent: fc.integer({ min: 1, max: 4 }), indentSeq: fc.boolean(),
-    defaultStringType: fc.constantFrom('PLAIN', 'QUOTE_DOUBLE', 'QUOTE_SINGLE', 'BLOCK_FOLDED', 'BLOCK_LITERAL') as fc.Arbitrary<yamlLib.Scalar.Type>,
-    defaultKeyType: fc.constantFrom(null, 'PLAIN', 'QUOTE_DOUBLE') as fc.Arbitrary<yamlLib.Scalar.Type | null>,
-  }).map((options) => (value: unknown) => yamlLib.stringify(value, { ...options, minContentWidth: 4 }));
+  const jsYamlWriter = fc
+    .record({
+      lineWidth: fc.constantFrom(-1, 12, 40),
+      indent: fc.integer({ min: 1, max: 4 }),
+      seqNoIndent: fc.boolean(),
+      seqInlineFirst: fc.boolean(),
+      quoteStyle: fc.constantFrom<'single' | 'double'>('single', 'double'),
+      forceQuotes: fc.boolean(),
+    })
+    .map((options) => (value: unknown) => jsYaml.dump(value, { ...options, noRefs: true }));
+  const yamlWriter = fc
+    .record({
+      lineWidth: fc.constantFrom(0, 12, 40),
+      indent: fc.integer({ min: 1, max: 4 }),
+      indentSeq: fc.boolean(),
+      defaultStringType: fc.constantFrom(
+        'PLAIN',
+        'QUOTE_DOUBLE',
+        'QUOTE_SINGLE',
+        'BLOCK_FOLDED',
+        'BLOCK_LITERAL',
+      ) as fc.Arbitrary<yamlLib.Scalar.Type>,
+      defaultKeyType: fc.constantFrom(null, 'PLAIN', 'QUOTE_DOUBLE') as fc.Arbitrary<yamlLib.Scalar.Type | null>,
+    })
+    .map((options) => (value: unknown) => yamlLib.stringify(value, { ...options, minContentWidth: 4 }));
   const written = fc.tuple(root, fc.oneof(jsYamlWriter, yamlWriter)).map(([value, write]) => write(value));
 
   /** Edits a text as a hand or a bug might: a piece put in, a run taken out, a line's indentation changed. */
   const edit = fc.oneof(
-    fc.tuple(fc.nat(), fc.constantFrom(...PIECES, ...DEFERRED_PIECES)).map(([at, piece]) => (s: string) => s.slice(0, at % (s.length + 1)) + piece + s.slice(at % (s.length + 1))),
-    fc.tuple(fc.nat(), fc.integer({ min: 1, max: 6 })).map(([at, n]) => (s: string) => s.slice(0, at % (s.length + 1)) + s.slice(at % (s.length + 1) + n)),
+    fc.tuple(fc.nat(), fc.constantFrom(...PIECES, ...DEFERRED_PIECES)).map(
+      ([at, piece]) =>
+        (s: string) =>
+          s.slice(0, at % (s.length + 1)) + piece + s.slice(at % (s.length + 1)),
+    ),
+    fc.tuple(fc.nat(), fc.integer({ min: 1, max: 6 })).map(
+      ([at, n]) =>
+        (s: string) =>
+          s.slice(0, at % (s.length + 1)) + s.slice((at % (s.length + 1)) + n),
+    ),
     fc.tuple(fc.nat(), fc.integer({ min: -3, max: 3 })).map(([row, shift]) => (s: string) => {
       const lines = s.split('\n');
       const i = row % lines.length;
@@ -221,19 +326,24 @@ describe('block YAML reader against js-yaml on generated text', () => {
       return lines.join('\n');
     }),
   );
-  const mutated = fc.tuple(written, fc.array(edit, { minLength: 1, maxLength: 3 })).map(([s, edits]) => edits.reduce((t, f) => f(t), s));
+  const mutated = fc
+    .tuple(written, fc.array(edit, { minLength: 1, maxLength: 3 }))
+    .map(([s, edits]) => edits.reduce((t, f) => f(t), s));
 
   function campaign(texts: fc.Arbitrary<string>, runs: number): Record<Verdict['kind'], number> {
     const counts = { equal: 0, deferred: 0, 'refused-by-both': 0, wrong: 0 };
-    fc.assert(fc.property(texts, (t) => {
-      const verdict = judge(t);
-      counts[verdict.kind]++;
-      if (verdict.kind === 'wrong') throw new Error(`${verdict.detail}\n--- text ---\n${JSON.stringify(t)}`);
-    }), { numRuns: runs });
+    fc.assert(
+      fc.property(texts, (t) => {
+        const verdict = judge(t);
+        counts[verdict.kind]++;
+        if (verdict.kind === 'wrong') throw new Error(`${verdict.detail}\n--- text ---\n${JSON.stringify(t)}`);
+      }),
+      { numRuns: runs },
+    );
     return counts;
   }
 
-  it('gives js-yaml\'s tree for what both libraries write, and reads most of it', (t) => {
+  it("gives js-yaml's tree for what both libraries write, and reads most of it", (t) => {
     const counts = campaign(written, 1500);
     t.diagnostic(`written: ${JSON.stringify(counts)}`);
     assert.ok(counts.equal >= 1500 * 0.5, `read only ${counts.equal} of 1500 written texts: ${JSON.stringify(counts)}`);
@@ -243,6 +353,9 @@ describe('block YAML reader against js-yaml on generated text', () => {
     const counts = campaign(mutated, 3000);
     t.diagnostic(`edited: ${JSON.stringify(counts)}`);
     // Most edits break the text for js-yaml too; of those it reads, the reader must read a good share.
-    assert.ok(counts.equal >= (counts.equal + counts.deferred) * 0.4, `read only ${counts.equal} of ${counts.equal + counts.deferred} edited texts js-yaml reads: ${JSON.stringify(counts)}`);
+    assert.ok(
+      counts.equal >= (counts.equal + counts.deferred) * 0.4,
+      `read only ${counts.equal} of ${counts.equal + counts.deferred} edited texts js-yaml reads: ${JSON.stringify(counts)}`,
+    );
   });
 });

@@ -2,8 +2,7 @@ import type { Role } from '../store/types.js';
 
 /** Who is asking: nobody, or a user with a role and the groups it belongs to. */
 export type Identity =
-  | { kind: 'anonymous' }
-  | { kind: 'user'; name: string; role: Role; groups: string[]; via: 'token' | 'oidc' };
+  { kind: 'anonymous' } | { kind: 'user'; name: string; role: Role; groups: string[]; via: 'token' | 'oidc' };
 
 export const ANONYMOUS: Identity = { kind: 'anonymous' };
 

@@ -14,12 +14,24 @@ export const OIDC_NAME_PREFIX = 'oidc:';
 const RANK: Record<Role, number> = { reader: 0, writer: 1, admin: 2 };
 
 /** The identity a provider's claims stand for, mapped as local users are: name, highest role, groups. */
-export function identityFromClaims(claims: Record<string, unknown>, settings: Pick<SignInSettings, 'usernameClaim' | 'rolesClaim' | 'groupsClaim'>): UserIdentity {
+export function identityFromClaims(
+  claims: Record<string, unknown>,
+  settings: Pick<SignInSettings, 'usernameClaim' | 'rolesClaim' | 'groupsClaim'>,
+): UserIdentity {
   const name = claim(claims, settings.usernameClaim);
   if (typeof name !== 'string' || name === '') {
-    throw refuse('unauthenticated', `the provider's token carries no "${settings.usernameClaim}" claim to name its user`);
+    throw refuse(
+      'unauthenticated',
+      `the provider's token carries no "${settings.usernameClaim}" claim to name its user`,
+    );
   }
-  return { kind: 'user', name: OIDC_NAME_PREFIX + name, role: highestRole(claim(claims, settings.rolesClaim)), groups: groupsOf(claim(claims, settings.groupsClaim)), via: 'oidc' };
+  return {
+    kind: 'user',
+    name: OIDC_NAME_PREFIX + name,
+    role: highestRole(claim(claims, settings.rolesClaim)),
+    groups: groupsOf(claim(claims, settings.groupsClaim)),
+    via: 'oidc',
+  };
 }
 
 /**
@@ -41,7 +53,8 @@ function highestRole(claim: unknown): Role {
   const values: unknown[] = typeof claim === 'string' ? claim.split(/\s+/) : Array.isArray(claim) ? claim : [];
   let role: Role = 'reader';
   for (const value of values) {
-    if (typeof value === 'string' && Object.hasOwn(RANK, value) && RANK[value as Role] > RANK[role]) role = value as Role;
+    if (typeof value === 'string' && Object.hasOwn(RANK, value) && RANK[value as Role] > RANK[role])
+      role = value as Role;
   }
   return role;
 }

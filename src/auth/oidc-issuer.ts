@@ -33,7 +33,10 @@ export class OidcIssuer {
   discover(): Promise<Discovered> {
     this.discovered ??= this.load().catch((error: unknown) => {
       this.discovered = undefined;
-      this.warn(`the sign-in provider ${this.settings.issuer.href} cannot be reached or described itself wrongly; retrying on the next request that needs it`, error);
+      this.warn(
+        `the sign-in provider ${this.settings.issuer.href} cannot be reached or described itself wrongly; retrying on the next request that needs it`,
+        error,
+      );
       throw unavailable();
     });
     return this.discovered;
@@ -41,10 +44,16 @@ export class OidcIssuer {
 
   private async load(): Promise<Discovered> {
     const { issuer, clientId, clientSecret } = this.settings;
-    const config = await oidc.discovery(issuer, clientId, clientSecret, clientSecret ? oidc.ClientSecretBasic(clientSecret) : oidc.None(), {
-      ...(issuer.protocol === 'http:' ? { execute: [oidc.allowInsecureRequests] } : {}),
-      timeout: 10,
-    });
+    const config = await oidc.discovery(
+      issuer,
+      clientId,
+      clientSecret,
+      clientSecret ? oidc.ClientSecretBasic(clientSecret) : oidc.None(),
+      {
+        ...(issuer.protocol === 'http:' ? { execute: [oidc.allowInsecureRequests] } : {}),
+        timeout: 10,
+      },
+    );
     const metadata = config.serverMetadata();
     if (!metadata.jwks_uri) throw new Error('the provider publishes no jwks_uri');
     return { config, jwks: createRemoteJWKSet(new URL(metadata.jwks_uri)), issuer: metadata.issuer };
@@ -54,7 +63,12 @@ export class OidcIssuer {
   async verify(token: string): Promise<UserIdentity> {
     const { jwks, issuer } = await this.discover();
     try {
-      const { payload } = await jwtVerify(token, jwks, { issuer, audience: this.settings.audience, clockTolerance: CLOCK_SKEW_SECONDS, requiredClaims: ['exp'] });
+      const { payload } = await jwtVerify(token, jwks, {
+        issuer,
+        audience: this.settings.audience,
+        clockTolerance: CLOCK_SKEW_SECONDS,
+        requiredClaims: ['exp'],
+      });
       return identityFromClaims(payload, this.settings);
     } catch (error) {
       throw error instanceof ServiceError ? error : this.refusal(error);
@@ -62,12 +76,14 @@ export class OidcIssuer {
   }
 
   private refusal(error: unknown): ServiceError {
-    if (error instanceof errors.JWTExpired) return refuse('unauthenticated', 'the token has expired; get a new one from the sign-in provider');
-    if (error instanceof errors.JWTClaimValidationFailed) return refuse('unauthenticated', `the token's "${error.claim}" claim is not accepted by this server`);
+    if (error instanceof errors.JWTExpired)
+      return refuse('unauthenticated', 'the token has expired; get a new one from the sign-in provider');
+    if (error instanceof errors.JWTClaimValidationFailed)
+      return refuse('unauthenticated', `the token's "${error.claim}" claim is not accepted by this server`);
     if (error instanceof errors.JOSEError && !PROVIDER_FAULTS.has(error.code)) {
       return refuse('unauthenticated', 'the token is malformed or not signed by the configured sign-in provider');
     }
-    this.warn('the sign-in provider\'s keys could not be fetched', error);
+    this.warn("the sign-in provider's keys could not be fetched", error);
     return unavailable();
   }
 
@@ -92,10 +108,15 @@ export class OidcIssuer {
     let claims: Record<string, unknown>;
     try {
       const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
-        pkceCodeVerifier: pending.codeVerifier, expectedState: pending.state, expectedNonce: pending.nonce, idTokenExpected: true,
+        pkceCodeVerifier: pending.codeVerifier,
+        expectedState: pending.state,
+        expectedNonce: pending.nonce,
+        idTokenExpected: true,
       });
       const idToken = tokens.claims()!;
-      const userinfo = config.serverMetadata().userinfo_endpoint ? await oidc.fetchUserInfo(config, tokens.access_token, idToken.sub) : {};
+      const userinfo = config.serverMetadata().userinfo_endpoint
+        ? await oidc.fetchUserInfo(config, tokens.access_token, idToken.sub)
+        : {};
       claims = { ...userinfo, ...idToken };
     } catch (error) {
       throw this.signInFailure(error);
@@ -109,9 +130,15 @@ export class OidcIssuer {
     }
     if (error instanceof TypeError || (error instanceof oidc.ResponseBodyError && error.error !== 'invalid_grant')) {
       this.warn('the sign-in could not be completed with the provider', error);
-      return refuse('provider-error', 'the sign-in provider could not be reached or refused this server; the server log says why');
+      return refuse(
+        'provider-error',
+        'the sign-in provider could not be reached or refused this server; the server log says why',
+      );
     }
-    return refuse('sign-in-failed', 'the provider\'s answer did not check out (state, nonce, code or ID token); start again at /auth/login');
+    return refuse(
+      'sign-in-failed',
+      "the provider's answer did not check out (state, nonce, code or ID token); start again at /auth/login",
+    );
   }
 }
 

@@ -37,7 +37,13 @@ export class SealedCookies {
   async openSession(value: string): Promise<UserIdentity> {
     const claims = await open(value, this.sessionKey);
     const { name, role, groups } = claims;
-    if (typeof name !== 'string' || typeof role !== 'string' || !ROLES.includes(role) || !Array.isArray(groups) || !groups.every((g) => typeof g === 'string')) {
+    if (
+      typeof name !== 'string' ||
+      typeof role !== 'string' ||
+      !ROLES.includes(role) ||
+      !Array.isArray(groups) ||
+      !groups.every((g) => typeof g === 'string')
+    ) {
       throw invalidSession();
     }
     return { kind: 'user', name, role: role as Role, groups, via: 'oidc' };
@@ -49,8 +55,16 @@ export class SealedCookies {
 
   async openPending(value: string): Promise<PendingSignIn> {
     const { state, nonce, codeVerifier, returnTo } = await open(value, this.pendingKey).catch((): JWTPayload => ({}));
-    if (typeof state !== 'string' || typeof nonce !== 'string' || typeof codeVerifier !== 'string' || typeof returnTo !== 'string') {
-      throw refuse('sign-in-failed', 'this sign-in has expired or was not started in this browser; start again at /auth/login');
+    if (
+      typeof state !== 'string' ||
+      typeof nonce !== 'string' ||
+      typeof codeVerifier !== 'string' ||
+      typeof returnTo !== 'string'
+    ) {
+      throw refuse(
+        'sign-in-failed',
+        'this sign-in has expired or was not started in this browser; start again at /auth/login',
+      );
     }
     return { state, nonce, codeVerifier, returnTo };
   }
@@ -70,11 +84,16 @@ function seal(claims: JWTPayload, key: Uint8Array, expiresAt: Date): Promise<str
 
 async function open(value: string, key: Uint8Array): Promise<JWTPayload> {
   try {
-    const { payload } = await jwtDecrypt(value, key, { keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'], requiredClaims: ['exp'] });
+    const { payload } = await jwtDecrypt(value, key, {
+      keyManagementAlgorithms: ['dir'],
+      contentEncryptionAlgorithms: ['A256GCM'],
+      requiredClaims: ['exp'],
+    });
     return payload;
   } catch {
     throw invalidSession();
   }
 }
 
-const invalidSession = () => refuse('unauthenticated', 'the session has expired or is not valid; sign in again at /auth/login');
+const invalidSession = () =>
+  refuse('unauthenticated', 'the session has expired or is not valid; sign in again at /auth/login');

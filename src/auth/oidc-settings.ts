@@ -41,19 +41,25 @@ export interface SignInNotices {
 }
 
 /** Sign-in settings from the options, or undefined when no issuer is configured (local mode). */
-export function signInSettings(options: SignInOptions, context: { publicUrl: string; dataDir: string; sharedStore: boolean }): ({ settings: SignInSettings } & SignInNotices) | undefined {
+export function signInSettings(
+  options: SignInOptions,
+  context: { publicUrl: string; dataDir: string; sharedStore: boolean },
+): ({ settings: SignInSettings } & SignInNotices) | undefined {
   if (!options.oidcIssuer) {
     if (options.oidcClientId) throw new Error('--oidc-client-id needs --oidc-issuer');
     return undefined;
   }
-  if (!options.oidcClientId) throw new Error('--oidc-issuer needs --oidc-client-id (the client registered at the provider for this server)');
+  if (!options.oidcClientId)
+    throw new Error('--oidc-issuer needs --oidc-client-id (the client registered at the provider for this server)');
   const issuer = new URL(options.oidcIssuer);
   // Keys and tokens fetched over plain HTTP could be forged on the way; only the local machine is trusted.
   if (issuer.protocol !== 'https:' && !(issuer.protocol === 'http:' && LOOPBACK.has(issuer.hostname))) {
     throw new Error(`--oidc-issuer must be an https URL (plain http only on the loopback address), not ${issuer.href}`);
   }
-  const secret: { value: string; file?: string; created?: boolean } = options.sessionSecret !== undefined ? { value: options.sessionSecret } : storedSessionSecret(context.dataDir);
-  if (secret.value.length < MIN_SECRET) throw new Error(`--session-secret must be at least ${MIN_SECRET} characters of random text`);
+  const secret: { value: string; file?: string; created?: boolean } =
+    options.sessionSecret !== undefined ? { value: options.sessionSecret } : storedSessionSecret(context.dataDir);
+  if (secret.value.length < MIN_SECRET)
+    throw new Error(`--session-secret must be at least ${MIN_SECRET} characters of random text`);
   const settings: SignInSettings = {
     issuer,
     clientId: options.oidcClientId,
@@ -71,7 +77,9 @@ export function signInSettings(options: SignInOptions, context: { publicUrl: str
     settings,
     ...(secret.created ? { info: `created a session secret in ${secret.file} (readable only by this user)` } : {}),
     ...(secret.file && context.sharedStore
-      ? { warning: `sessions are sealed with the secret in ${secret.file}; servers sharing one database must all be given the same --session-secret, or each refuses the others' sessions` }
+      ? {
+          warning: `sessions are sealed with the secret in ${secret.file}; servers sharing one database must all be given the same --session-secret, or each refuses the others' sessions`,
+        }
       : {}),
   };
 }

@@ -10,7 +10,10 @@ export class SignIn {
   readonly origin: string;
   readonly secure: boolean;
 
-  constructor(readonly settings: SignInSettings, warn: (message: string, error: unknown) => void) {
+  constructor(
+    readonly settings: SignInSettings,
+    warn: (message: string, error: unknown) => void,
+  ) {
     this.issuer = new OidcIssuer(settings, warn);
     this.cookies = new SealedCookies(settings.sessionSecret);
     const url = new URL(settings.publicUrl);

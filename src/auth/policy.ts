@@ -9,8 +9,13 @@ export interface Rights {
   manage: boolean;
 }
 
-export function rightsOver(identity: Identity, access: Pick<AccessRecord, 'owner' | 'visibility'>, grants: Grant[]): Rights {
-  if (identity.kind === 'user' && (identity.role === 'admin' || identity.name === access.owner)) return { read: true, write: true, manage: true };
+export function rightsOver(
+  identity: Identity,
+  access: Pick<AccessRecord, 'owner' | 'visibility'>,
+  grants: Grant[],
+): Rights {
+  if (identity.kind === 'user' && (identity.role === 'admin' || identity.name === access.owner))
+    return { read: true, write: true, manage: true };
   const write = identity.kind === 'user' && grants.some((g) => g.permission === 'write');
   const read = write || access.visibility === 'public' || (identity.kind === 'user' && grants.length > 0);
   return { read, write, manage: false };

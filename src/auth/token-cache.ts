@@ -11,11 +11,15 @@ const MAX_ENTRIES = 10_000;
 export class TokenCache {
   private readonly entries = new Map<string, { token: TokenRecord; until: number }>();
 
-  constructor(private readonly store: TokenStore, private readonly ttlMs: number) {}
+  constructor(
+    private readonly store: TokenStore,
+    private readonly ttlMs: number,
+  ) {}
 
   async find(hash: string, now = Date.now()): Promise<TokenRecord | undefined> {
     const hit = this.entries.get(hash);
-    if (hit && hit.until > now && (hit.token.expiresAt === undefined || Date.parse(hit.token.expiresAt) > now)) return hit.token;
+    if (hit && hit.until > now && (hit.token.expiresAt === undefined || Date.parse(hit.token.expiresAt) > now))
+      return hit.token;
     if (hit) this.entries.delete(hash);
     const token = await this.store.findToken(hash, new Date(now).toISOString());
     if (token && this.ttlMs > 0) {

@@ -9,13 +9,19 @@ const PREFIX = 'odt_';
  * Creates a local API token; the secret is returned once and only its hash is stored. The audit
  * log records who made it (`actor`), for whom and with which role, never the secret.
  */
-export async function createToken(store: TokenStore, request: { user: string; role: Role; expiresAt?: Date; actor: string }): Promise<{ id: string; token: string }> {
+export async function createToken(
+  store: TokenStore,
+  request: { user: string; role: Role; expiresAt?: Date; actor: string },
+): Promise<{ id: string; token: string }> {
   const { user, role, expiresAt, actor } = request;
   const owner = await store.ensureUser(user);
   const token = PREFIX + randomBytes(32).toString('base64url');
   const id = randomUUID();
   const expiry = expiresAt ? { expiresAt: expiresAt.toISOString() } : {};
-  await store.createToken({ id, userId: owner.id, hash: sha256(token), role, ...expiry }, { actor, action: 'token.create', detail: { token: id, user, role, ...expiry } });
+  await store.createToken(
+    { id, userId: owner.id, hash: sha256(token), role, ...expiry },
+    { actor, action: 'token.create', detail: { token: id, user, role, ...expiry } },
+  );
   return { id, token };
 }
 

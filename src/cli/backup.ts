@@ -5,7 +5,15 @@ import { Command } from 'commander';
 import { BackupFormatError, StoreStateError } from '../store/backup-format.js';
 import { backupStore } from '../store/backup.js';
 import { UsageError } from './failures.js';
-import { databaseOption, dataOption, describeCounts, isDatabaseError, storeConfigOf, storeName, type StoreOptions } from './store-options.js';
+import {
+  databaseOption,
+  dataOption,
+  describeCounts,
+  isDatabaseError,
+  storeConfigOf,
+  storeName,
+  type StoreOptions,
+} from './store-options.js';
 
 /**
  * `oscal-depot backup FILE`: the whole store in one file, consistent while servers write to it.
@@ -14,7 +22,9 @@ import { databaseOption, dataOption, describeCounts, isDatabaseError, storeConfi
  */
 export function backupCommand(): Command {
   return new Command('backup')
-    .description('write the whole store (documents, revisions, attachments, snapshots, access, tokens, audit log, constraint sets, jobs) to one file; safe while the server runs')
+    .description(
+      'write the whole store (documents, revisions, attachments, snapshots, access, tokens, audit log, constraint sets, jobs) to one file; safe while the server runs',
+    )
     .argument('<file>', 'the backup file to write (gzip-compressed JSON lines; "-" for standard output)')
     .addOption(dataOption())
     .addOption(databaseOption())
@@ -24,7 +34,8 @@ export function backupCommand(): Command {
       try {
         counts = file === '-' ? await toStdout(config) : await toFile(config, file);
       } catch (e) {
-        if (e instanceof StoreStateError || e instanceof BackupFormatError || isDatabaseError(e)) throw new UsageError(`cannot back up ${storeName(opts)}: ${e.message}`);
+        if (e instanceof StoreStateError || e instanceof BackupFormatError || isDatabaseError(e))
+          throw new UsageError(`cannot back up ${storeName(opts)}: ${e.message}`);
         throw e;
       }
       process.stderr.write(`backed up ${describeCounts(counts)}${file === '-' ? '' : ` to ${file}`}\n`);

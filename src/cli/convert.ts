@@ -15,9 +15,11 @@ interface ConvertOptions {
 export function convertCommand(): Command {
   return new Command('convert')
     .summary('convert an OSCAL document between JSON, XML and YAML, once its schema accepts it')
-    .description('convert an OSCAL document between JSON, XML and YAML (input format detected from the content). '
-      + 'The document is first checked against the schema of the OSCAL release it declares; if it is not valid, '
-      + 'its problems are listed as `validate` lists them, nothing is written and the exit status is 1')
+    .description(
+      'convert an OSCAL document between JSON, XML and YAML (input format detected from the content). ' +
+        'The document is first checked against the schema of the OSCAL release it declares; if it is not valid, ' +
+        'its problems are listed as `validate` lists them, nothing is written and the exit status is 1',
+    )
     .argument('<file>', 'input file, or - for standard input')
     .addOption(new Option('--to <format>', 'output format').choices(FORMATS).makeOptionMandatory())
     .addOption(new Option('--from <format>', 'input format, when detection is not wanted').choices(FORMATS))
@@ -52,7 +54,9 @@ function schemaAllows(file: string, text: string, doc: ParsedDocument & { format
   process.stderr.write(issues.map((i) => issueLine(name, i) + '\n').join(''));
   if (!hasErrors(issues)) return true;
   const errors = issues.filter((i) => atLeast(i.level, 'ERROR')).length;
-  process.stderr.write(`${name}: not valid OSCAL ${doc.version} (${errors} problem${errors === 1 ? '' : 's'}); nothing was written. `
-    + 'Fix the document, or convert it anyway with --no-validate\n');
+  process.stderr.write(
+    `${name}: not valid OSCAL ${doc.version} (${errors} problem${errors === 1 ? '' : 's'}); nothing was written. ` +
+      'Fix the document, or convert it anyway with --no-validate\n',
+  );
   return false;
 }

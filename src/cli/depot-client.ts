@@ -2,7 +2,10 @@ import { Option } from 'commander';
 import { UsageError } from './failures.js';
 
 /** --server of the commands that talk to a server (OSCAL_DEPOT_SERVER). */
-export const serverOption = () => new Option('--server <url>', 'the server\'s address, such as http://127.0.0.1:8080').env('OSCAL_DEPOT_SERVER').makeOptionMandatory();
+export const serverOption = () =>
+  new Option('--server <url>', "the server's address, such as http://127.0.0.1:8080")
+    .env('OSCAL_DEPOT_SERVER')
+    .makeOptionMandatory();
 
 /** An answer of the server, its body read whole (fetch has already undone any Content-Encoding). */
 export interface Answer {
@@ -29,11 +32,18 @@ const SHOWN_DETAILS = 5;
 export class DepotClient {
   readonly api: string;
 
-  constructor(server: string, private readonly token: string | undefined) {
+  constructor(
+    server: string,
+    private readonly token: string | undefined,
+  ) {
     this.api = apiBase(server);
   }
 
-  async request(method: string, path: string, options: { body?: Buffer; contentType?: string; accept?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+  async request(
+    method: string,
+    path: string,
+    options: { body?: Buffer; contentType?: string; accept?: string; headers?: Record<string, string> } = {},
+  ): Promise<Answer> {
     const headers: Record<string, string> = { ...options.headers };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     if (options.contentType) headers['content-type'] = options.contentType;
@@ -41,7 +51,12 @@ export class DepotClient {
     const url = path.startsWith('http:') || path.startsWith('https:') ? path : `${this.api}${path}`;
     let response: Response;
     try {
-      response = await fetch(url, { method, headers, ...(options.body ? { body: options.body } : {}), redirect: 'manual' });
+      response = await fetch(url, {
+        method,
+        headers,
+        ...(options.body ? { body: options.body } : {}),
+        redirect: 'manual',
+      });
     } catch (e) {
       throw new UsageError(`cannot reach ${this.api}: ${causeOf(e)}`);
     }
@@ -78,7 +93,10 @@ export class DepotClient {
  * server refuses), its one line says all there is: a stack of this process would not help.
  */
 export class RequestFailed extends UsageError {
-  constructor(readonly what: string, readonly answer: Answer) {
+  constructor(
+    readonly what: string,
+    readonly answer: Answer,
+  ) {
     super(`${what}: ${reasonOf(answer)}`);
   }
 }
@@ -91,7 +109,8 @@ function apiBase(server: string): string {
   } catch {
     throw new UsageError(`--server ${server} is not a URL; give the server's address, such as http://127.0.0.1:8080`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--server ${server} is not an http or https URL`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--server ${server} is not an http or https URL`);
   const path = url.pathname.replace(/\/+$/, '').replace(/\/oscal\/v1$/, '');
   return `${url.origin}${path}/oscal/v1`;
 }
@@ -128,6 +147,7 @@ export function reasonOf(answer: Answer): string {
     const where = d.line !== undefined ? `line ${d.line}${d.column !== undefined ? `:${d.column}` : ''} ` : '';
     return `\n    ${where}${d.path || '/'} ${d.message ?? ''}`;
   });
-  const more = (body.errors?.length ?? 0) > SHOWN_DETAILS ? `\n    … and ${body.errors!.length - SHOWN_DETAILS} more` : '';
+  const more =
+    (body.errors?.length ?? 0) > SHOWN_DETAILS ? `\n    … and ${body.errors!.length - SHOWN_DETAILS} more` : '';
   return `${answer.status} ${body.code ?? 'error'}: ${body.message}${details.join('')}${more}`;
 }

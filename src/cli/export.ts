@@ -10,7 +10,11 @@ import { countValue } from './option-values.js';
 import { eachConcurrently } from './pool.js';
 import { ProgressBar } from './progress.js';
 
-const FORMAT_EXTENSIONS: Record<string, string> = { 'application/json': 'json', 'application/xml': 'xml', 'application/yaml': 'yaml' };
+const FORMAT_EXTENSIONS: Record<string, string> = {
+  'application/json': 'json',
+  'application/xml': 'xml',
+  'application/yaml': 'yaml',
+};
 
 interface ExportOptions {
   server: string;
@@ -54,11 +58,18 @@ Exit status: 0 when everything readable was written, 1 when anything could not b
 export function exportCommand(): Command {
   return new Command('export')
     .summary('write every document a token may read on a server to a folder that import reads back')
-    .description('write every document a token may read on an OSCAL Depot server to a folder, with its original bytes, '
-      + 'access settings, attachments and snapshots, in a layout "oscal-depot import" reads back')
+    .description(
+      'write every document a token may read on an OSCAL Depot server to a folder, with its original bytes, ' +
+        'access settings, attachments and snapshots, in a layout "oscal-depot import" reads back',
+    )
     .argument('<dir>', 'folder to write to; it must be empty or not exist yet')
     .addOption(serverOption())
-    .addOption(new Option('--token <token>', 'API token (without one, public documents only); safer in the environment than on the command line').env('OSCAL_DEPOT_TOKEN'))
+    .addOption(
+      new Option(
+        '--token <token>',
+        'API token (without one, public documents only); safer in the environment than on the command line',
+      ).env('OSCAL_DEPOT_TOKEN'),
+    )
     .addOption(new Option('--concurrency <n>', 'documents fetched at a time').argParser(countValue).default(4))
     .addHelpText('after', HELP_AFTER)
     .action(async (dir: string, opts: ExportOptions) => {
@@ -66,7 +77,12 @@ export function exportCommand(): Command {
       const client = new DepotClient(opts.server, opts.token);
       const listed = await listEverything(client);
       const results = await exportAll(client, dir, listed, opts.concurrency);
-      await writeJson(join(dir, EXPORT_MARKER_FILE), { [EXPORT_MARKER_KEY]: 1, server: client.api, 'exported-at': new Date().toISOString(), documents: results.filter((r) => r.exported).length });
+      await writeJson(join(dir, EXPORT_MARKER_FILE), {
+        [EXPORT_MARKER_KEY]: 1,
+        server: client.api,
+        'exported-at': new Date().toISOString(),
+        documents: results.filter((r) => r.exported).length,
+      });
       process.stdout.write(report(dir, results));
       if (results.some((r) => r.failures.length)) process.exitCode = 1;
     });
@@ -82,9 +98,15 @@ async function mustBeEmpty(dir: string): Promise<void> {
 }
 
 async function listEverything(client: DepotClient): Promise<Listed[]> {
-  const lists = await Promise.all(MODELS.map(async (model) => (await client.listAll(model)).map((item) => ({
-    model, id: String(item['content-uuid']), title: String(item.title ?? ''),
-  }))));
+  const lists = await Promise.all(
+    MODELS.map(async (model) =>
+      (await client.listAll(model)).map((item) => ({
+        model,
+        id: String(item['content-uuid']),
+        title: String(item.title ?? ''),
+      })),
+    ),
+  );
   return lists.flat();
 }
 
@@ -107,7 +129,11 @@ class DocumentExport {
   private readonly written: Written = { exported: false, attachments: 0, snapshots: 0, failures: [] };
   private readonly path: string;
 
-  constructor(private readonly client: DepotClient, private readonly folder: string, private readonly doc: Listed) {
+  constructor(
+    private readonly client: DepotClient,
+    private readonly folder: string,
+    private readonly doc: Listed,
+  ) {
     this.path = `/${doc.model}/${doc.id}`;
   }
 
@@ -119,7 +145,8 @@ class DocumentExport {
     await this.access();
     await this.attachments(JSON.parse(content.body.toString('utf8')) as Record<string, unknown>);
     await this.snapshots('snapshot', `${this.doc.model}-snapshot-list`, 'snapshots');
-    if (this.doc.model === 'profile') await this.snapshots('resolved-snapshot', 'resolved-snapshot-list', 'resolved-snapshots');
+    if (this.doc.model === 'profile')
+      await this.snapshots('resolved-snapshot', 'resolved-snapshot-list', 'resolved-snapshots');
     await writeJson(join(this.folder, EXPORT_MARKER_FILE), this.marker());
     this.written.exported = true;
     return this.written;
@@ -127,7 +154,11 @@ class DocumentExport {
 
   private marker(): Record<string, unknown> {
     return {
-      [EXPORT_MARKER_KEY]: 1, model: this.doc.model, 'content-uuid': this.doc.id, title: this.doc.title, content: 'document.json',
+      [EXPORT_MARKER_KEY]: 1,
+      model: this.doc.model,
+      'content-uuid': this.doc.id,
+      title: this.doc.title,
+      content: 'document.json',
       ...(this.written.original ? { original: this.written.original } : {}),
       ...(this.written.access ? { access: this.written.access } : {}),
     };
@@ -152,7 +183,11 @@ class DocumentExport {
   private async attachments(content: Record<string, unknown>): Promise<void> {
     const list = await this.optional(`${this.path}/attachment`, 'application/json');
     if (!list) return;
-    const resources = resourcesOf(content, this.doc.model).filter((r) => r.base64 !== undefined || r.rlinks?.some((l) => String(l.href).includes(`/${this.doc.id}/attachment/${r.uuid}`)));
+    const resources = resourcesOf(content, this.doc.model).filter(
+      (r) =>
+        r.base64 !== undefined ||
+        r.rlinks?.some((l) => String(l.href).includes(`/${this.doc.id}/attachment/${r.uuid}`)),
+    );
     if (resources.length === 0) return;
     await this.write('attachments/list.json', list.body);
     for (const resource of resources) {
@@ -165,7 +200,9 @@ class DocumentExport {
 
   private async snapshots(segment: string, listName: string, folder: string): Promise<void> {
     const list = await this.optional(`${this.path}/${segment}`, 'application/json');
-    const entries = list ? (JSON.parse(list.body.toString('utf8'))[listName] as { 'snapshot-id': string }[] | undefined) ?? [] : [];
+    const entries = list
+      ? ((JSON.parse(list.body.toString('utf8'))[listName] as { 'snapshot-id': string }[] | undefined) ?? [])
+      : [];
     if (!list || entries.length === 0) return;
     await this.write(`${folder}/list.json`, list.body);
     for (const entry of entries) {
@@ -180,7 +217,8 @@ class DocumentExport {
   private async optional(path: string, accept?: string): Promise<Answer | undefined> {
     const answer = await this.client.request('GET', path, accept ? { accept } : {});
     if (answer.status === 200) return answer;
-    if (answer.status !== 403 && answer.status !== 404) this.written.failures.push(new RequestFailed(`GET ${path}`, answer).message);
+    if (answer.status !== 403 && answer.status !== 404)
+      this.written.failures.push(new RequestFailed(`GET ${path}`, answer).message);
     return undefined;
   }
 
@@ -206,7 +244,10 @@ function fileName(answer: Answer): string {
   } catch {
     // no usable name: the fallback below
   }
-  const safe = name.replace(/^.*[\\/]/, '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const safe = name
+    .replace(/^.*[\\/]/, '')
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim();
   return safe === '' || safe === '.' || safe === '..' ? 'file' : safe;
 }
 
@@ -219,10 +260,27 @@ function report(dir: string, results: readonly Written[]): string {
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
   const failures = results.flatMap((r) => r.failures);
   const sum = (f: (r: Written) => number) => results.reduce((n, r) => n + f(r), 0);
-  return [
-    ...failures.map((f) => `failed     ${f}`),
-    `${count(sum((r) => (r.exported ? 1 : 0)), 'document')} exported to ${dir}: ${count(sum((r) => (r.original ? 1 : 0)), 'original')}, `
-      + `${count(sum((r) => (r.access ? 1 : 0)), 'access setting')}, ${count(sum((r) => r.attachments), 'attachment')}, `
-      + `${count(sum((r) => r.snapshots), 'snapshot')}${failures.length ? `; ${count(failures.length, 'failure')}` : ''}`,
-  ].join('\n') + '\n';
+  return (
+    [
+      ...failures.map((f) => `failed     ${f}`),
+      `${count(
+        sum((r) => (r.exported ? 1 : 0)),
+        'document',
+      )} exported to ${dir}: ${count(
+        sum((r) => (r.original ? 1 : 0)),
+        'original',
+      )}, ` +
+        `${count(
+          sum((r) => (r.access ? 1 : 0)),
+          'access setting',
+        )}, ${count(
+          sum((r) => r.attachments),
+          'attachment',
+        )}, ` +
+        `${count(
+          sum((r) => r.snapshots),
+          'snapshot',
+        )}${failures.length ? `; ${count(failures.length, 'failure')}` : ''}`,
+    ].join('\n') + '\n'
+  );
 }

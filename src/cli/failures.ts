@@ -11,7 +11,9 @@ export async function openStoreFor(config: StoreConfig): Promise<Store> {
   try {
     return await openStore(config);
   } catch (e) {
-    throw new UsageError(`cannot open the store ${config.databaseUrl ? 'in PostgreSQL' : `in ${config.dataDir}`}: ${(e as Error).message}`);
+    throw new UsageError(
+      `cannot open the store ${config.databaseUrl ? 'in PostgreSQL' : `in ${config.dataDir}`}: ${(e as Error).message}`,
+    );
   }
 }
 

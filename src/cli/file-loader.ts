@@ -10,7 +10,10 @@ import { ResolutionError, type ImportLoader } from '../oscal/resolve/index.js';
  * and any href (as written, or once resolved) that `map` names, read from the mapped file. Other
  * URLs are not fetched: the message says how to map them.
  */
-export function fileLoader(map: ReadonlyMap<string, string>, notice: (message: string) => void = () => {}): ImportLoader {
+export function fileLoader(
+  map: ReadonlyMap<string, string>,
+  notice: (message: string) => void = () => {},
+): ImportLoader {
   return async (href, base) => {
     let url: URL;
     try {
@@ -20,7 +23,11 @@ export function fileLoader(map: ReadonlyMap<string, string>, notice: (message: s
     }
     const mapped = map.get(href) ?? map.get(url.href);
     if (mapped === undefined && url.protocol !== 'file:') {
-      throw new ResolutionError('import-not-found', `import "${url.href}" is not fetched from the network; give a local copy with --map ${url.href}=<file>`, href);
+      throw new ResolutionError(
+        'import-not-found',
+        `import "${url.href}" is not fetched from the network; give a local copy with --map ${url.href}=<file>`,
+        href,
+      );
     }
     const named = mapped ?? fileURLToPath(url);
     let path = named;
@@ -30,15 +37,26 @@ export function fileLoader(map: ReadonlyMap<string, string>, notice: (message: s
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       const twin = code === 'ENOENT' && mapped === undefined ? await firstTwin(named) : undefined;
-      if (!twin) throw new ResolutionError(code === 'ENOENT' ? 'import-not-found' : 'import-not-readable', `import "${href}": ${named}: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`, href);
-      notice(`import "${href}": ${named} does not exist; read ${twin.path}, the same document in ${twin.format.toUpperCase()}`);
+      if (!twin)
+        throw new ResolutionError(
+          code === 'ENOENT' ? 'import-not-found' : 'import-not-readable',
+          `import "${href}": ${named}: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+          href,
+        );
+      notice(
+        `import "${href}": ${named} does not exist; read ${twin.path}, the same document in ${twin.format.toUpperCase()}`,
+      );
       ({ path, bytes } = twin);
     }
     try {
       return { document: parseOscal(decodeDocumentBytes(bytes)).content, base: pathToFileURL(path).href };
     } catch (e) {
       const where = e instanceof OscalError && e.line !== undefined ? `${path}:${e.line}:${e.column ?? 1}` : path;
-      throw new ResolutionError('import-not-readable', `import "${href}": ${where}: ${e instanceof Error ? e.message : String(e)}`, href);
+      throw new ResolutionError(
+        'import-not-readable',
+        `import "${href}": ${where}: ${e instanceof Error ? e.message : String(e)}`,
+        href,
+      );
     }
   };
 }
@@ -56,7 +74,10 @@ async function firstTwin(path: string): Promise<{ path: string; bytes: Buffer; f
   const own = ext.toLowerCase().replace('yml', 'yaml');
   const layout = /^(.*[/\\])(xml|json|yaml)([/\\])$/.exec(dir);
   for (const format of FORMATS.filter((f) => f !== own)) {
-    const candidates = [`${dir}${stem}.${format}`, ...(layout ? [`${layout[1]}${format}${layout[3]}${stem}.${format}`] : [])];
+    const candidates = [
+      `${dir}${stem}.${format}`,
+      ...(layout ? [`${layout[1]}${format}${layout[3]}${stem}.${format}`] : []),
+    ];
     for (const candidate of candidates) {
       try {
         return { path: candidate, bytes: await readFile(candidate), format };
@@ -70,8 +91,10 @@ async function firstTwin(path: string): Promise<{ path: string; bytes: Buffer; f
 
 /** `--map URL=path` values (checked by the command line parser); paths relative to the working directory. */
 export function parseMap(entries: readonly string[]): Map<string, string> {
-  return new Map(entries.map((entry) => {
-    const at = entry.lastIndexOf('=');
-    return [entry.slice(0, at), resolvePath(entry.slice(at + 1))];
-  }));
+  return new Map(
+    entries.map((entry) => {
+      const at = entry.lastIndexOf('=');
+      return [entry.slice(0, at), resolvePath(entry.slice(at + 1))];
+    }),
+  );
 }

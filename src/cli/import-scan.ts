@@ -26,7 +26,11 @@ export interface ScannedFile {
 
 export type ScanResult = { file: ScannedFile; problem?: never } | { file?: never; problem: string };
 
-const MEDIA_TYPES: Record<Format, string> = { json: 'application/json', xml: 'application/xml', yaml: 'application/yaml' };
+const MEDIA_TYPES: Record<Format, string> = {
+  json: 'application/json',
+  xml: 'application/xml',
+  yaml: 'application/yaml',
+};
 
 export function mediaTypeOf(format: Format): string {
   return MEDIA_TYPES[format];
@@ -65,5 +69,8 @@ async function readAccess(path: string): Promise<AccessSettings | undefined> {
     return undefined; // not exported (the token could not see it), or not ours: nothing to restore
   }
   if (typeof value.visibility !== 'string' || !Array.isArray(value.grants)) return undefined;
-  return { visibility: value.visibility, grants: value.grants.map((g) => ({ principal: String(g.principal), permission: String(g.permission) })) };
+  return {
+    visibility: value.visibility,
+    grants: value.grants.map((g) => ({ principal: String(g.principal), permission: String(g.permission) })),
+  };
 }

@@ -37,14 +37,23 @@ export async function findSources(paths: readonly string[]): Promise<Source[]> {
 }
 
 async function walk(dir: string): Promise<Source[]> {
-  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const marker = entries.some((e) => e.isFile() && e.name === EXPORT_MARKER_FILE) ? await exportMarker(join(dir, EXPORT_MARKER_FILE)) : undefined;
+  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
+  const marker = entries.some((e) => e.isFile() && e.name === EXPORT_MARKER_FILE)
+    ? await exportMarker(join(dir, EXPORT_MARKER_FILE))
+    : undefined;
   if (marker?.content !== undefined) return [exportedDocument(dir, marker)];
   const sources: Source[] = [];
   for (const entry of entries) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) sources.push(...await walk(path));
-    else if (entry.isFile() && CONTENT_EXTENSIONS.has(extname(entry.name).toLowerCase()) && !(marker && entry.name === EXPORT_MARKER_FILE)) sources.push({ path });
+    if (entry.isDirectory()) sources.push(...(await walk(path)));
+    else if (
+      entry.isFile() &&
+      CONTENT_EXTENSIONS.has(extname(entry.name).toLowerCase()) &&
+      !(marker && entry.name === EXPORT_MARKER_FILE)
+    )
+      sources.push({ path });
   }
   return sources;
 }

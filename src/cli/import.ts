@@ -58,15 +58,25 @@ Example:
 export function importCommand(): Command {
   return new Command('import')
     .summary('upload files and folders of OSCAL documents to a server; running it again changes nothing')
-    .description('upload OSCAL documents (any model; JSON, XML or YAML) to an OSCAL Depot server: new documents are '
-      + 'created, changed ones replaced, and ones the server already holds left alone, so running it again changes nothing')
+    .description(
+      'upload OSCAL documents (any model; JSON, XML or YAML) to an OSCAL Depot server: new documents are ' +
+        'created, changed ones replaced, and ones the server already holds left alone, so running it again changes nothing',
+    )
     .argument('<paths...>', 'files, and folders searched recursively for .json, .xml, .yaml and .yml files')
     .addOption(serverOption())
-    .addOption(new Option('--token <token>', 'API token of a user who may create documents (safer in the environment than on the command line)').env('OSCAL_DEPOT_TOKEN'))
+    .addOption(
+      new Option(
+        '--token <token>',
+        'API token of a user who may create documents (safer in the environment than on the command line)',
+      ).env('OSCAL_DEPOT_TOKEN'),
+    )
     .addOption(new Option('--concurrency <n>', 'uploads at a time').argParser(countValue).default(4))
     .addHelpText('after', HELP_AFTER)
     .action(async (paths: string[], opts: ImportOptions) => {
-      if (!opts.token) throw new UsageError('import needs a token of a user who may create documents: give --token or set OSCAL_DEPOT_TOKEN');
+      if (!opts.token)
+        throw new UsageError(
+          'import needs a token of a user who may create documents: give --token or set OSCAL_DEPOT_TOKEN',
+        );
       const outcomes = await runImport(paths, new DepotClient(opts.server, opts.token), opts.concurrency);
       process.stdout.write(report(outcomes));
       if (outcomes.some((o) => o.kind === 'refused' || o.accessFailed)) process.exitCode = 1;
@@ -103,17 +113,25 @@ async function scanAll(sources: Source[], progress: ProgressBar): Promise<{ file
   return { files, unread };
 }
 
-async function sendAll(groups: DocumentGroup[], importer: Importer, concurrency: number, progress: ProgressBar): Promise<Outcome[]> {
+async function sendAll(
+  groups: DocumentGroup[],
+  importer: Importer,
+  concurrency: number,
+  progress: ProgressBar,
+): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   await eachConcurrently(groups, concurrency, async (group) => {
-    outcomes.push(...await importer.group(group));
+    outcomes.push(...(await importer.group(group)));
     progress.update(outcomes.length, tally(outcomes, true));
   });
   return outcomes;
 }
 
 class Importer {
-  constructor(private readonly client: DepotClient, private readonly stored: StoredDocuments) {}
+  constructor(
+    private readonly client: DepotClient,
+    private readonly stored: StoredDocuments,
+  ) {}
 
   /** Sends the group's first file if the server does not hold what it says; the others follow its outcome. */
   async group({ files: [first, ...twins] }: DocumentGroup): Promise<Outcome[]> {
@@ -135,7 +153,11 @@ class Importer {
 
   private async write(file: ScannedFile, existing: StoredDocument | undefined): Promise<{ kind: Kind; id: string }> {
     if (existing?.digest === file.digest) return { kind: 'unchanged', id: existing.id };
-    const options = { body: await readFile(file.path), contentType: mediaTypeOf(file.format), accept: 'application/json' };
+    const options = {
+      body: await readFile(file.path),
+      contentType: mediaTypeOf(file.format),
+      accept: 'application/json',
+    };
     if (existing) {
       const path = `/${file.model}/${existing.id}`;
       const answer = await this.client.request('PUT', path, options);
@@ -152,12 +174,17 @@ class Importer {
    * Sets visibility and grants as the export had them, when they differ (the owner stays the
    * importer); a refusal is told, not thrown, since the document itself was imported.
    */
-  private async restoreAccess(model: string, id: string, wanted: AccessSettings): Promise<'same' | 'restored' | RequestFailed> {
+  private async restoreAccess(
+    model: string,
+    id: string,
+    wanted: AccessSettings,
+  ): Promise<'same' | 'restored' | RequestFailed> {
     const path = `/${model}/${id}/access`;
     try {
       if (sameAccess(await this.client.getJson<AccessSettings>(path), wanted)) return 'same';
       const answer = await this.client.request('PUT', path, {
-        body: Buffer.from(JSON.stringify({ visibility: wanted.visibility, grants: wanted.grants })), contentType: 'application/json',
+        body: Buffer.from(JSON.stringify({ visibility: wanted.visibility, grants: wanted.grants })),
+        contentType: 'application/json',
       });
       if (answer.status !== 200) throw new RequestFailed(`PUT ${path}`, answer);
       return 'restored';
@@ -169,17 +196,32 @@ class Importer {
 }
 
 /** A file the server holds now: said only when something changed, or its access settings were refused. */
-function writtenOutcome(file: ScannedFile, { kind, id }: { kind: Kind; id: string }, access: 'same' | 'restored' | RequestFailed): Outcome {
+function writtenOutcome(
+  file: ScannedFile,
+  { kind, id }: { kind: Kind; id: string },
+  access: 'same' | 'restored' | RequestFailed,
+): Outcome {
   if (kind === 'unchanged' && access === 'same') return { kind, path: file.path };
-  const note = access === 'restored' ? ' (access settings restored)' : access === 'same' ? '' : ` (access settings not restored: ${access.message})`;
+  const note =
+    access === 'restored'
+      ? ' (access settings restored)'
+      : access === 'same'
+        ? ''
+        : ` (access settings not restored: ${access.message})`;
   return {
-    kind, path: file.path, line: `${kind.padEnd(10)} ${file.model} ${id}  ${file.path}${note}`,
+    kind,
+    path: file.path,
+    line: `${kind.padEnd(10)} ${file.model} ${id}  ${file.path}${note}`,
     ...(access === 'restored' ? { accessRestored: true } : access === 'same' ? {} : { accessFailed: true }),
   };
 }
 
 function sameAccess(a: AccessSettings, b: AccessSettings): boolean {
-  const grants = (s: AccessSettings) => s.grants.map((g) => `${g.principal} ${g.permission}`).sort().join('\n');
+  const grants = (s: AccessSettings) =>
+    s.grants
+      .map((g) => `${g.principal} ${g.permission}`)
+      .sort()
+      .join('\n');
   return a.visibility === b.visibility && grants(a) === grants(b);
 }
 
@@ -187,15 +229,27 @@ function sameAccess(a: AccessSettings, b: AccessSettings): boolean {
 function twinOutcome(twin: ScannedFile, sent: ScannedFile, outcome: Outcome): Outcome {
   const document = `${sent.model} ${sent.contentUuid ?? `uuid ${sent.rootUuid}`}`;
   if (twin.digest !== sent.digest) {
-    return { kind: 'skipped', path: twin.path, line: `skipped    ${twin.path}: other content for the document of ${sent.path} (${document}), which comes first and is the one imported` };
+    return {
+      kind: 'skipped',
+      path: twin.path,
+      line: `skipped    ${twin.path}: other content for the document of ${sent.path} (${document}), which comes first and is the one imported`,
+    };
   }
-  if (outcome.kind === 'refused') return { kind: 'refused', path: twin.path, line: `refused    ${twin.path}: the same content as ${sent.path}, which was refused` };
+  if (outcome.kind === 'refused')
+    return {
+      kind: 'refused',
+      path: twin.path,
+      line: `refused    ${twin.path}: the same content as ${sent.path}, which was refused`,
+    };
   return { kind: 'unchanged', path: twin.path };
 }
 
 function tally(outcomes: readonly Outcome[], nonZeroOnly = false): string {
   const counts = KINDS.map((k) => [k, outcomes.filter((o) => o.kind === k).length] as const);
-  return counts.filter(([, n]) => n > 0 || !nonZeroOnly).map(([k, n]) => `${n} ${k}`).join(', ');
+  return counts
+    .filter(([, n]) => n > 0 || !nonZeroOnly)
+    .map(([k, n]) => `${n} ${k}`)
+    .join(', ');
 }
 
 /** The lines about files that changed something or failed, then the counts. */
@@ -203,7 +257,9 @@ function report(outcomes: readonly Outcome[]): string {
   const lines = outcomes.flatMap((o) => (o.line ? [o.line] : []));
   const restored = outcomes.filter((o) => o.accessRestored).length;
   const failed = outcomes.filter((o) => o.accessFailed).length;
-  const access = [restored ? `restored on ${restored}` : '', failed ? `refused on ${failed}` : ''].filter(Boolean).join(', ');
+  const access = [restored ? `restored on ${restored}` : '', failed ? `refused on ${failed}` : '']
+    .filter(Boolean)
+    .join(', ');
   const files = `${outcomes.length} file${outcomes.length === 1 ? '' : 's'}`;
   lines.push(`${files}: ${tally(outcomes)}${access ? `; access settings ${access}` : ''}`);
   return lines.join('\n') + '\n';

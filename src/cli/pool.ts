@@ -3,7 +3,11 @@
  * once all are done. `work` is expected to catch its own failures: one thrown error stops the
  * taking of new items and is rethrown when the running ones are done.
  */
-export async function eachConcurrently<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+export async function eachConcurrently<T>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   let failure: { error: unknown } | undefined;
   const worker = async () => {

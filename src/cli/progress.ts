@@ -12,7 +12,10 @@ export class ProgressBar {
   private drawnAt = 0;
   private shown = false;
 
-  constructor(private label: string, private total: number) {}
+  constructor(
+    private label: string,
+    private total: number,
+  ) {}
 
   /** Another stage with its own count, on the same line. */
   restart(label: string, total: number): void {

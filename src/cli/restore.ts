@@ -4,7 +4,15 @@ import { Command } from 'commander';
 import { BackupFormatError, StoreStateError } from '../store/backup-format.js';
 import { restoreStore } from '../store/backup.js';
 import { UsageError } from './failures.js';
-import { databaseOption, dataOption, describeCounts, isDatabaseError, storeConfigOf, storeName, type StoreOptions } from './store-options.js';
+import {
+  databaseOption,
+  dataOption,
+  describeCounts,
+  isDatabaseError,
+  storeConfigOf,
+  storeName,
+  type StoreOptions,
+} from './store-options.js';
 
 /**
  * `oscal-depot restore FILE`: a backup into a store without documents, of either backend. The
@@ -27,12 +35,23 @@ export function restoreCommand(): Command {
       }
       try {
         const { counts, replaced, header } = await restoreStore(storeConfigOf(opts), input);
-        const dropped = Object.entries(replaced).map(([table, n]) => `${n} ${table}`).join(', ');
-        if (dropped) process.stderr.write(`the store had no document; its other rows were replaced by the backup's (${dropped})\n`);
-        process.stderr.write(`restored ${describeCounts(counts)} from a ${header.source} backup of ${header.createdAt} into ${storeName(opts)}\n`);
+        const dropped = Object.entries(replaced)
+          .map(([table, n]) => `${n} ${table}`)
+          .join(', ');
+        if (dropped)
+          process.stderr.write(
+            `the store had no document; its other rows were replaced by the backup's (${dropped})\n`,
+          );
+        process.stderr.write(
+          `restored ${describeCounts(counts)} from a ${header.source} backup of ${header.createdAt} into ${storeName(opts)}\n`,
+        );
       } catch (e) {
-        if (e instanceof StoreStateError || isDatabaseError(e)) throw new UsageError(`cannot restore into ${storeName(opts)}: ${e.message}`);
-        if (e instanceof BackupFormatError) throw new UsageError(`cannot restore ${file === '-' ? 'standard input' : file}: ${e.message}; nothing was changed`);
+        if (e instanceof StoreStateError || isDatabaseError(e))
+          throw new UsageError(`cannot restore into ${storeName(opts)}: ${e.message}`);
+        if (e instanceof BackupFormatError)
+          throw new UsageError(
+            `cannot restore ${file === '-' ? 'standard input' : file}: ${e.message}; nothing was changed`,
+          );
         throw e;
       } finally {
         if (file !== '-') input.destroy();

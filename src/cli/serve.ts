@@ -75,10 +75,15 @@ export function serveCommand(): Command {
       // The server's modules load only when serving, so the other commands start quickly.
       const { buildApp } = await import('../http/app.js');
       const app = await buildApp({
-        store, workers, publicUrl, maxBody: opts.maxBody, maxAttachment: opts.maxAttachment,
+        store,
+        workers,
+        publicUrl,
+        maxBody: opts.maxBody,
+        maxAttachment: opts.maxAttachment,
         tokenCacheMs: opts.tokenCache * 1000,
         imports: { importMap: parseMap(opts.resolveMap), allowHosts: new Set(opts.resolveAllowHost) },
-        defaultVisibility: opts.defaultVisibility, inlineRenditionLimit: opts.inlineRenditions,
+        defaultVisibility: opts.defaultVisibility,
+        inlineRenditionLimit: opts.inlineRenditions,
         rejectLevel: opts.rejectLevel,
         logger: { level: opts.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
         ...(signIn ? { signIn: signIn.settings } : {}),

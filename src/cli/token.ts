@@ -5,15 +5,17 @@ import { openStoreFor } from './failures.js';
 import { durationValue } from './option-values.js';
 import { databaseOption, dataOption, storeConfigOf, type StoreOptions } from './store-options.js';
 
-
 const storeOf = (opts: StoreOptions) => openStoreFor(storeConfigOf(opts));
 
 export function tokenCommand(): Command {
   const token = new Command('token').description('manage local API tokens (only their hashes are stored)');
-  token.command('create')
+  token
+    .command('create')
     .description('create a token and print it once')
     .requiredOption('--user <name>', 'the user the token acts as (created if new)')
-    .addOption(new Option('--role <role>', 'role of the token').choices(['admin', 'writer', 'reader']).default('reader'))
+    .addOption(
+      new Option('--role <role>', 'role of the token').choices(['admin', 'writer', 'reader']).default('reader'),
+    )
     .option('--expires <duration>', 'lifetime such as 30d, 12h or 1y (default: no expiry)', durationValue)
     .addOption(dataOption())
     .addOption(databaseOption())
@@ -21,14 +23,22 @@ export function tokenCommand(): Command {
       const store = await storeOf(opts);
       try {
         const expires = opts.expires ? expiryFrom(opts.expires) : undefined;
-        const { id, token: secret } = await createToken(store, { user: opts.user, role: opts.role, ...(expires ? { expiresAt: expires } : {}), actor: cliActor() });
-        process.stderr.write(`token ${id} for ${opts.user} (${opts.role}${expires ? `, expires ${expires.toISOString()}` : ''}); it is shown only now:\n`);
+        const { id, token: secret } = await createToken(store, {
+          user: opts.user,
+          role: opts.role,
+          ...(expires ? { expiresAt: expires } : {}),
+          actor: cliActor(),
+        });
+        process.stderr.write(
+          `token ${id} for ${opts.user} (${opts.role}${expires ? `, expires ${expires.toISOString()}` : ''}); it is shown only now:\n`,
+        );
         process.stdout.write(secret + '\n');
       } finally {
         await store.close();
       }
     });
-  token.command('list')
+  token
+    .command('list')
     .description('list tokens (never their secrets)')
     .addOption(dataOption())
     .addOption(databaseOption())
@@ -36,14 +46,21 @@ export function tokenCommand(): Command {
       const store = await storeOf(opts);
       try {
         for (const t of await store.listTokens()) {
-          const state = t.revokedAt ? `revoked ${t.revokedAt}` : t.expiresAt && t.expiresAt < new Date().toISOString() ? `expired ${t.expiresAt}` : 'active';
-          process.stdout.write(`${t.id}  ${t.userName}  ${t.role}  created ${t.createdAt}  ${t.expiresAt ? `expires ${t.expiresAt}  ` : ''}${state}\n`);
+          const state = t.revokedAt
+            ? `revoked ${t.revokedAt}`
+            : t.expiresAt && t.expiresAt < new Date().toISOString()
+              ? `expired ${t.expiresAt}`
+              : 'active';
+          process.stdout.write(
+            `${t.id}  ${t.userName}  ${t.role}  created ${t.createdAt}  ${t.expiresAt ? `expires ${t.expiresAt}  ` : ''}${state}\n`,
+          );
         }
       } finally {
         await store.close();
       }
     });
-  token.command('revoke')
+  token
+    .command('revoke')
     .description('revoke a token by id')
     .argument('<id>', 'token id, as `token list` shows it')
     .addOption(dataOption())

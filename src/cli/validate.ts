@@ -29,13 +29,13 @@ async function check(file: string, opts: ValidateCommandOptions, sets: Constrain
     const base = file === '-' ? undefined : pathToFileURL(resolvePath(file)).href;
     return {
       file,
-      ...await validateFully(text, {
+      ...(await validateFully(text, {
         ...(opts.from ? { format: opts.from } : {}),
         constraints: opts.constraints !== false,
         sets,
         loader: fileLoader(parseMap(opts.map)),
         ...(base ? { base } : {}),
-      }),
+      })),
     };
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
@@ -72,32 +72,52 @@ async function readSets(files: readonly string[]): Promise<ConstraintSet[]> {
     const path = resolvePath(dirname(from), href);
     return { name: path, text: await readFile(path, 'utf8') };
   };
-  return Promise.all(files.map(async (file) => readConstraintSet(resolvePath(file), await readFile(file, 'utf8'), loadImport)));
+  return Promise.all(
+    files.map(async (file) => readConstraintSet(resolvePath(file), await readFile(file, 'utf8'), loadImport)),
+  );
 }
 
 export function validateCommand(): Command {
   return new Command('validate')
-    .description('check OSCAL documents against the OSCAL release each one declares: its schema, its Metaschema constraints, and any constraint sets given')
+    .description(
+      'check OSCAL documents against the OSCAL release each one declares: its schema, its Metaschema constraints, and any constraint sets given',
+    )
     .argument('<files...>', 'files to check, or - for standard input')
     .addOption(new Option('--format <format>', 'report format').choices(['text', 'json', 'sarif']).default('text'))
     .addOption(new Option('--from <format>', 'input format, when detection is not wanted').choices(FORMATS))
-    .option('--constraints <set.xml>', 'also apply this external constraint set (metaschema-meta-constraints); repeatable', (v: string, all: string[]) => [...all, v], [])
+    .option(
+      '--constraints <set.xml>',
+      'also apply this external constraint set (metaschema-meta-constraints); repeatable',
+      (v: string, all: string[]) => [...all, v],
+      [],
+    )
     .option('--no-constraints', 'check the schema only')
-    .option('--sarif-include-pass', 'with --format sarif, a "pass" result for each constraint that was evaluated and held')
-    .option('--map <URL=path>', 'read the document at URL (for doc() and resolve-profile()) from a local file; repeatable', collectMapping, [])
+    .option(
+      '--sarif-include-pass',
+      'with --format sarif, a "pass" result for each constraint that was evaluated and held',
+    )
+    .option(
+      '--map <URL=path>',
+      'read the document at URL (for doc() and resolve-profile()) from a local file; repeatable',
+      collectMapping,
+      [],
+    )
     .action(async (files: string[], opts: ValidateCommandOptions) => {
       let sets: ConstraintSet[];
       try {
         sets = opts.constraints === false ? [] : await readSets(opts.constraints);
       } catch (e) {
-        process.stderr.write(`oscal-depot: ${e instanceof ConstraintDefinitionError ? e.message : (e as Error).message}\n`);
+        process.stderr.write(
+          `oscal-depot: ${e instanceof ConstraintDefinitionError ? e.message : (e as Error).message}\n`,
+        );
         process.exitCode = 2;
         return;
       }
       const results: FileResult[] = [];
       for (const file of files) results.push(await check(file, opts, sets));
       if (opts.format === 'json') process.stdout.write(JSON.stringify(results, null, 2) + '\n');
-      else if (opts.format === 'sarif') process.stdout.write(JSON.stringify(sarifLog(results, opts.sarifIncludePass === true), null, 2) + '\n');
+      else if (opts.format === 'sarif')
+        process.stdout.write(JSON.stringify(sarifLog(results, opts.sarifIncludePass === true), null, 2) + '\n');
       else process.stdout.write(textReport(results) + summary(results));
       if (results.some((r) => !r.valid)) process.exitCode = 1;
     });

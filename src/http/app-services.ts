@@ -13,9 +13,12 @@ export interface AppServices extends Services {
 
 export function createAppServices(options: AppOptions): AppServices {
   const settings = {
-    publicUrl: options.publicUrl, defaultVisibility: options.defaultVisibility,
-    inlineRenditionLimit: options.inlineRenditionLimit, imports: options.imports,
-    maxFetch: options.maxBody, rejectLevel: options.rejectLevel,
+    publicUrl: options.publicUrl,
+    defaultVisibility: options.defaultVisibility,
+    inlineRenditionLimit: options.inlineRenditionLimit,
+    imports: options.imports,
+    maxFetch: options.maxBody,
+    rejectLevel: options.rejectLevel,
   };
   return {
     ...createServices(options.store, settings),

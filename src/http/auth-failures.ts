@@ -20,7 +20,10 @@ const MAX_TRACKED = 100_000;
 export class AuthFailures {
   private readonly windows = new Map<string, { count: number; ends: number }>();
 
-  constructor(private readonly settings: AuthFailureLimit, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly settings: AuthFailureLimit,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** No address has a refusal counted: no request can be held back. */
   get clear(): boolean {
@@ -36,7 +39,11 @@ export class AuthFailures {
     if (left <= 0) this.windows.delete(key);
     else if (window.count >= this.settings.limit) {
       const seconds = Math.ceil(left / 1000);
-      throw refuse('too-many-failures', `too many failed authentication attempts from this address; try again in ${seconds} s`, { headers: { 'retry-after': String(seconds) } });
+      throw refuse(
+        'too-many-failures',
+        `too many failed authentication attempts from this address; try again in ${seconds} s`,
+        { headers: { 'retry-after': String(seconds) } },
+      );
     }
   }
 
@@ -77,5 +84,8 @@ export function clientKey(address: string): string {
   const left = head ? head.split(':') : [];
   const right = address.includes('::') && tail ? tail.split(':') : [];
   const groups = [...left, ...Array(8 - left.length - right.length).fill('0'), ...right];
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }

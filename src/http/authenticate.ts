@@ -63,7 +63,10 @@ async function fromSession(signIn: SignIn, request: FastifyRequest): Promise<Ide
   // Browsers send the cookie with requests that pages of other sites make; a write must come from this server's own origin.
   const origin = request.headers.origin;
   if (!SAFE_METHODS.has(request.method) && origin !== undefined && origin !== signIn.origin) {
-    throw refuse('forbidden', `a session cookie does not authorize writes from pages of another site (Origin ${origin}); send a bearer token instead`);
+    throw refuse(
+      'forbidden',
+      `a session cookie does not authorize writes from pages of another site (Origin ${origin}); send a bearer token instead`,
+    );
   }
   return identity;
 }
@@ -72,15 +75,23 @@ async function fromSession(signIn: SignIn, request: FastifyRequest): Promise<Ide
  * identify() behind the failed-authentication limit: an address over it is refused (429) before
  * its credentials are looked at, and each refused credential counts against it.
  */
-export async function identifyWithin(failures: AuthFailures, tokens: TokenCache, request: FastifyRequest): Promise<Identity> {
-  const presented = request.headers.authorization !== undefined || (request.server.signIn !== null && request.cookies[SESSION_COOKIE] !== undefined);
+export async function identifyWithin(
+  failures: AuthFailures,
+  tokens: TokenCache,
+  request: FastifyRequest,
+): Promise<Identity> {
+  const presented =
+    request.headers.authorization !== undefined ||
+    (request.server.signIn !== null && request.cookies[SESSION_COOKIE] !== undefined);
   if (!presented) return ANONYMOUS;
   failures.check(request.ip);
   try {
     return await identify(tokens, request);
   } catch (e) {
     if (e instanceof ServiceError && e.status === 401 && failures.failed(request.ip)) {
-      request.log.warn(`authentication failures from ${request.ip} reached the limit; its credentials are refused until the window ends`);
+      request.log.warn(
+        `authentication failures from ${request.ip} reached the limit; its credentials are refused until the window ends`,
+      );
     }
     throw e;
   }

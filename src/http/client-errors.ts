@@ -6,8 +6,14 @@ import { errorBody } from './errors.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
 const REFUSALS: Record<string, { code: ErrorCode; message: string }> = {
-  ERR_HTTP_REQUEST_TIMEOUT: { code: 'timeout', message: 'the request did not arrive in time: headers and body must be sent without stalling' },
-  HPE_HEADER_OVERFLOW: { code: 'headers-too-large', message: 'the request headers are larger than this server accepts' },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    code: 'timeout',
+    message: 'the request did not arrive in time: headers and body must be sent without stalling',
+  },
+  HPE_HEADER_OVERFLOW: {
+    code: 'headers-too-large',
+    message: 'the request headers are larger than this server accepts',
+  },
 };
 const MALFORMED = { code: 'malformed', message: 'the request is not well-formed HTTP' } as const;
 
@@ -24,9 +30,13 @@ export function clientErrorHandler(this: FastifyInstance, error: Error & { code?
   if (socket.writable && !answered) {
     const body = errorBody(refusal.code, refusal.message);
     const text = JSON.stringify(body);
-    const headers = Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    const headers = Object.entries(SECURITY_HEADERS)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
     const status = body['status-code'];
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\n${headers}connection: close\r\n\r\n${text}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\n${headers}connection: close\r\n\r\n${text}`,
+    );
   }
   socket.destroy(error);
 }

@@ -21,11 +21,14 @@ export function cors(app: FastifyInstance, origins: readonly string[]): void {
     if (origin === undefined || !(any || allowed.has(origin.toLowerCase()))) return;
     reply.header('access-control-allow-origin', any ? '*' : origin);
     if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) {
-      return reply.code(204).headers({
-        'access-control-allow-methods': METHODS,
-        'access-control-allow-headers': REQUEST_HEADERS,
-        'access-control-max-age': PREFLIGHT_MAX_AGE,
-      }).send();
+      return reply
+        .code(204)
+        .headers({
+          'access-control-allow-methods': METHODS,
+          'access-control-allow-headers': REQUEST_HEADERS,
+          'access-control-max-age': PREFLIGHT_MAX_AGE,
+        })
+        .send();
     }
     reply.header('access-control-expose-headers', EXPOSED_HEADERS);
   });
@@ -33,15 +36,20 @@ export function cors(app: FastifyInstance, origins: readonly string[]): void {
 
 /** `https://app.example.com,http://localhost:3000` or `*`; each entry must be an origin alone. */
 export function parseCorsOrigins(text: string): string[] {
-  return text.split(',').map((o) => o.trim()).filter((o) => o !== '').map((o) => {
-    if (o === '*') return o;
-    let origin: string | undefined;
-    try {
-      origin = new URL(o).origin;
-    } catch {
-      // reported below
-    }
-    if (origin === undefined || origin === 'null' || origin !== o.replace(/\/$/, '').toLowerCase()) throw new Error(`"${o}" is not an origin such as https://app.example.com (scheme, host and port only)`);
-    return origin;
-  });
+  return text
+    .split(',')
+    .map((o) => o.trim())
+    .filter((o) => o !== '')
+    .map((o) => {
+      if (o === '*') return o;
+      let origin: string | undefined;
+      try {
+        origin = new URL(o).origin;
+      } catch {
+        // reported below
+      }
+      if (origin === undefined || origin === 'null' || origin !== o.replace(/\/$/, '').toLowerCase())
+        throw new Error(`"${o}" is not an origin such as https://app.example.com (scheme, host and port only)`);
+      return origin;
+    });
 }

@@ -42,7 +42,10 @@ export type FrontHandler = (request: IncomingMessage, response: ServerResponse) 
  * count, a session cookie or provider JWT, a rendition still being made, a query string, an
  * Origin header, a body) resolves false, and fastify answers as if this did not exist.
  */
-export function fastReads(deps: FastReadDeps, log: () => FastifyBaseLogger): { handle: FrontHandler; stop: () => void } {
+export function fastReads(
+  deps: FastReadDeps,
+  log: () => FastifyBaseLogger,
+): { handle: FrontHandler; stop: () => void } {
   let open = true;
   const record = deps.metrics.recorder('GET', ROUTE);
   const handle: FrontHandler = async (request, response) => {
@@ -51,20 +54,49 @@ export function fastReads(deps: FastReadDeps, log: () => FastifyBaseLogger): { h
     const match = DOCUMENT_PATH.exec(request.url ?? '');
     if (!match || !KNOWN_MODELS.has(match[1]!)) return false;
     const headers = request.headers;
-    if (headers.host === undefined || headers.origin !== undefined || headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
+    if (
+      headers.host === undefined ||
+      headers.origin !== undefined ||
+      headers['content-length'] !== undefined ||
+      headers['transfer-encoding'] !== undefined
+    )
+      return false;
     const identity = await identityOf(deps, request);
     if (!identity) return false;
     const format = negotiateFormat(headers.accept);
     if (!format) return false;
     const rendition = await deps.content.rendition(identity, match[1]!, match[2]!.toLowerCase(), format);
     if (rendition.state !== 'ready') return false;
-    const stored = await storedReply(deps.store, headers['if-none-match'], headers['accept-encoding'], rendition.hash, RESPONSE_TYPE[format]);
+    const stored = await storedReply(
+      deps.store,
+      headers['if-none-match'],
+      headers['accept-encoding'],
+      rendition.hash,
+      RESPONSE_TYPE[format],
+    );
     if (!stored || stored.compressible || !open) return false;
     const requestId = (headers['x-request-id'] as string | undefined) || randomUUID();
     const logger = log();
     const logged = LOGS_REQUESTS.has(logger.level) ? logger.child({ reqId: requestId }) : undefined;
-    logged?.info({ req: { method: 'GET', url: request.url, headers, host: headers.host, ip: request.socket.remoteAddress, socket: request.socket } }, 'incoming request');
-    response.writeHead(stored.status, { ...stored.headers, ...deps.headers, 'x-request-id': requestId, ...(stored.body ? { 'content-length': String(stored.body.length) } : {}) });
+    logged?.info(
+      {
+        req: {
+          method: 'GET',
+          url: request.url,
+          headers,
+          host: headers.host,
+          ip: request.socket.remoteAddress,
+          socket: request.socket,
+        },
+      },
+      'incoming request',
+    );
+    response.writeHead(stored.status, {
+      ...stored.headers,
+      ...deps.headers,
+      'x-request-id': requestId,
+      ...(stored.body ? { 'content-length': String(stored.body.length) } : {}),
+    });
     response.end(stored.body);
     const ms = performance.now() - started;
     record(stored.status, ms);

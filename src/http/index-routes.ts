@@ -15,10 +15,17 @@ export function genericIndexRoute(api: FastifyInstance, publicUrl: string): void
     models: MODELS.map((model) => ({ model, list: `${base}/${model}` })),
     links: links(publicUrl, '/oscal/v1', { registry: `${publicUrl}/api/v1`, validate: `${base}/validate` }),
   };
-  api.get('/', describe({
-    operationId: 'getGenericIndex', summary: 'The models of this interface, with their list URLs, and where the documentation is', tags: [TAGS.documents], access: 'public',
-    responses: { 200: json('The index of the generic interface', ref('GenericIndex')) },
-  }), async () => body);
+  api.get(
+    '/',
+    describe({
+      operationId: 'getGenericIndex',
+      summary: 'The models of this interface, with their list URLs, and where the documentation is',
+      tags: [TAGS.documents],
+      access: 'public',
+      responses: { 200: json('The index of the generic interface', ref('GenericIndex')) },
+    }),
+    async () => body,
+  );
 }
 
 /** GET /api/v1: the registry's plural segments, the models they name and their list URLs. */
@@ -29,10 +36,17 @@ export function registryIndexRoute(api: FastifyInstance, publicUrl: string): voi
     models: Object.entries(PLURALS).map(([segment, model]) => ({ model, segment, list: `${base}/${segment}` })),
     links: links(publicUrl, '/api/v1', { upload: `${publicUrl}/api/upload`, generic: `${publicUrl}/oscal/v1` }),
   };
-  api.get('/', describe({
-    operationId: 'getRegistryIndex', summary: 'The models of the registry, with their list URLs, and where the documentation is', tags: [TAGS.registry], access: 'public',
-    responses: { 200: json('The index of the registry', ref('RegistryIndex')) },
-  }), async () => body);
+  api.get(
+    '/',
+    describe({
+      operationId: 'getRegistryIndex',
+      summary: 'The models of the registry, with their list URLs, and where the documentation is',
+      tags: [TAGS.registry],
+      access: 'public',
+      responses: { 200: json('The index of the registry', ref('RegistryIndex')) },
+    }),
+    async () => body,
+  );
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -66,5 +80,7 @@ ${items.join('\n')}
 </body>
 </html>
 `;
-  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
+  app.get('/', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').send(page),
+  );
 }

@@ -23,7 +23,8 @@ export function encodeCursor(key: string, id: string): string {
 export function decodeCursor(cursor: string): { key: string; id: string } | undefined {
   try {
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string') return { key: value[0], id: value[1] };
+    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string')
+      return { key: value[0], id: value[1] };
   } catch {
     // fall through: not one of ours
   }
@@ -52,17 +53,34 @@ export const LIST_QUERYSTRING = {
  * One page of a model's documents the caller may read (D4, both interfaces): the next page is
  * announced in a Link header so that the bodies keep each specification's shape.
  */
-export async function listPage(documents: DocumentService, identity: Identity, model: string, query: ListQuerystring, reply: FastifyReply, pageUrl: string): Promise<DocumentRecord[]> {
+export async function listPage(
+  documents: DocumentService,
+  identity: Identity,
+  model: string,
+  query: ListQuerystring,
+  reply: FastifyReply,
+  pageUrl: string,
+): Promise<DocumentRecord[]> {
   const { limit, cursor, q, sort } = query;
   if (q?.includes('\u0000')) throw refuse('bad-request', 'q may not contain a NUL character');
   const after = cursor === undefined ? undefined : decodeCursor(cursor);
   if (cursor !== undefined && !after) throw refuse('bad-request', 'the cursor is not one this server gave out');
   const order = parseSort(sort);
-  const page = await documents.list(identity, model, { limit: limit + 1, ...order, ...(q ? { q } : {}), ...(after ? { after } : {}) });
+  const page = await documents.list(identity, model, {
+    limit: limit + 1,
+    ...order,
+    ...(q ? { q } : {}),
+    ...(after ? { after } : {}),
+  });
   const items = page.slice(0, limit);
   if (page.length > limit) {
     const last = items[items.length - 1]!;
-    const next = new URLSearchParams({ limit: String(limit), sort, cursor: encodeCursor(sortValue(last, order.sort), last.id), ...(q ? { q } : {}) });
+    const next = new URLSearchParams({
+      limit: String(limit),
+      sort,
+      cursor: encodeCursor(sortValue(last, order.sort), last.id),
+      ...(q ? { q } : {}),
+    });
     reply.header('Link', `<${pageUrl}?${next}>; rel="next"`);
   }
   return items;

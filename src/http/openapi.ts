@@ -29,7 +29,8 @@ export interface Media {
 }
 
 /** A response: a string is an error response (the error object) with that description. */
-export type ResponseSpec = string | { description: string; content?: Record<string, Media>; headers?: Record<string, Json> };
+export type ResponseSpec =
+  string | { description: string; content?: Record<string, Media>; headers?: Record<string, Json> };
 
 export interface Operation {
   operationId: string;
@@ -67,7 +68,9 @@ export function describe(op: Operation): { schema: FastifySchema; config: { open
   const { operationId, summary, description, tags, params, querystring, ...described } = op;
   return {
     schema: {
-      operationId, summary, tags,
+      operationId,
+      summary,
+      tags,
       ...(description !== undefined ? { description } : {}),
       ...(params !== undefined ? { params } : {}),
       ...(querystring !== undefined ? { querystring } : {}),
@@ -97,16 +100,20 @@ export const TAGS = {
 export type Tag = (typeof TAGS)[keyof typeof TAGS];
 
 const TAG_DESCRIPTIONS: Record<Tag, string> = {
-  'generic: documents': 'Generic OSCAL REST interface (/oscal/v1): documents of the eight OSCAL models in JSON, XML or YAML; the index of models, lists, create, read, replace, delete, conversion jobs and the bytes as received.',
+  'generic: documents':
+    'Generic OSCAL REST interface (/oscal/v1): documents of the eight OSCAL models in JSON, XML or YAML; the index of models, lists, create, read, replace, delete, conversion jobs and the bytes as received.',
   'generic: access': 'Generic interface: who may read and change a document (owner, visibility, grants, legal hold).',
   'generic: aliases': 'Generic interface: the names (file names, URLs) profile imports find a document by.',
   'generic: attachments': 'Generic interface: files attached to a document as back-matter resources.',
   'generic: snapshots': 'Generic interface: point-in-time copies of a document, with description, labels and types.',
   'generic: resolution': 'Generic interface: profile resolution, now or kept as resolved snapshots.',
-  validation: 'Generic interface: validation of content without storing it, and of stored documents (schema, model constraints, registered constraint sets); JSON report or SARIF.',
-  'constraint sets': 'Generic interface: external constraint sets (metaschema-meta-constraints XML), registered by admins and named in validation.',
+  validation:
+    'Generic interface: validation of content without storing it, and of stored documents (schema, model constraints, registered constraint sets); JSON report or SARIF.',
+  'constraint sets':
+    'Generic interface: external constraint sets (metaschema-meta-constraints XML), registered by admins and named in validation.',
   'generic: audit': 'Generic interface: the audit log of writes and access changes (admins).',
-  registry: 'Registry API (/api/v1, /api/upload): OSCAL JSON documents by plural model segment, with numbered versions. Reads are public (of public documents).',
+  registry:
+    'Registry API (/api/v1, /api/upload): OSCAL JSON documents by plural model segment, with numbered versions. Reads are public (of public documents).',
   operations: 'Health, readiness, metrics and this description, outside the API base paths.',
   'sign-in': 'Web sign-in through the OpenID Connect provider; sets the appSession cookie.',
 };
@@ -125,7 +132,13 @@ const formats = { type: 'string', enum: ['json', 'xml', 'yaml'] } as const;
 
 function object(properties: Json, required: string[], extra: Json = {}): Json {
   // OpenAPI 3.0 takes no empty `required`.
-  return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false, ...extra };
+  return {
+    type: 'object',
+    properties,
+    ...(required.length ? { required } : {}),
+    additionalProperties: false,
+    ...extra,
+  };
 }
 
 const ERROR_EXAMPLE = {
@@ -141,7 +154,9 @@ const LIST_ITEM_EXAMPLE = {
   'last-modified': '2024-01-01T00:00:00Z',
   version: '1.0',
   'oscal-version': '1.1.2',
-  'document-ids': [{ scheme: 'http://www.oscal.io/oscal/identifier/contentuuid', identifier: '8d1ae7b6-6a0c-4ef4-9e2c-2c0cbd8e7cf1' }],
+  'document-ids': [
+    { scheme: 'http://www.oscal.io/oscal/identifier/contentuuid', identifier: '8d1ae7b6-6a0c-4ef4-9e2c-2c0cbd8e7cf1' },
+  ],
   markings: [],
 };
 
@@ -159,87 +174,161 @@ function oneOfModels(name: (model: string) => string, items: Json, extra: Json =
 }
 
 const SCHEMAS: Record<string, Json> = {
-  ErrorDetail: object({
-    path: { type: 'string', description: 'JSON pointer into the document (or the chain of imports), empty for the whole' },
-    message: string,
-    line: { type: 'integer', minimum: 1, description: 'line in the body as sent' },
-    column: { type: 'integer', minimum: 0 },
-    'constraint-id': { type: 'string', description: 'the constraint that failed' },
-    level,
-  }, ['path', 'message'], { description: 'One problem: where (JSON pointer, and line and column in the body as sent where known) and what.' }),
-  Error: object({
-    'status-code': { type: 'integer', description: 'the HTTP status, repeated' },
-    code: { type: 'string', enum: Object.keys(ERROR_CODES), description: 'a stable code; docs/errors.md says what each means' },
-    message: { type: 'string', description: 'what went wrong, for people' },
-    errors: { type: 'array', items: ref('ErrorDetail'), minItems: 1, maxItems: 100, description: 'the problems found, at most 100' },
-  }, ['status-code', 'code', 'message'], { description: 'The one error body of both interfaces.', example: ERROR_EXAMPLE }),
-  Finding: object({
-    code: string,
-    level,
-    'constraint-id': string,
-    message: string,
-    path: { type: 'string', description: 'JSON pointer' },
-    metapath: string,
-    line: { type: 'integer', minimum: 1 },
-    column: { type: 'integer', minimum: 0 },
-    source: { type: 'string', description: 'where the constraint is defined' },
-  }, ['code', 'level', 'message', 'path'], { description: 'A finding of validation: a schema problem or a constraint that did not hold.' }),
+  ErrorDetail: object(
+    {
+      path: {
+        type: 'string',
+        description: 'JSON pointer into the document (or the chain of imports), empty for the whole',
+      },
+      message: string,
+      line: { type: 'integer', minimum: 1, description: 'line in the body as sent' },
+      column: { type: 'integer', minimum: 0 },
+      'constraint-id': { type: 'string', description: 'the constraint that failed' },
+      level,
+    },
+    ['path', 'message'],
+    { description: 'One problem: where (JSON pointer, and line and column in the body as sent where known) and what.' },
+  ),
+  Error: object(
+    {
+      'status-code': { type: 'integer', description: 'the HTTP status, repeated' },
+      code: {
+        type: 'string',
+        enum: Object.keys(ERROR_CODES),
+        description: 'a stable code; docs/errors.md says what each means',
+      },
+      message: { type: 'string', description: 'what went wrong, for people' },
+      errors: {
+        type: 'array',
+        items: ref('ErrorDetail'),
+        minItems: 1,
+        maxItems: 100,
+        description: 'the problems found, at most 100',
+      },
+    },
+    ['status-code', 'code', 'message'],
+    { description: 'The one error body of both interfaces.', example: ERROR_EXAMPLE },
+  ),
+  Finding: object(
+    {
+      code: string,
+      level,
+      'constraint-id': string,
+      message: string,
+      path: { type: 'string', description: 'JSON pointer' },
+      metapath: string,
+      line: { type: 'integer', minimum: 1 },
+      column: { type: 'integer', minimum: 0 },
+      source: { type: 'string', description: 'where the constraint is defined' },
+    },
+    ['code', 'level', 'message', 'path'],
+    { description: 'A finding of validation: a schema problem or a constraint that did not hold.' },
+  ),
   OscalJson: {
-    type: 'object', minProperties: 1,
-    description: 'An OSCAL document in JSON: one property named after its model (catalog, profile, ...), as the JSON Schema of its OSCAL release defines it.',
+    type: 'object',
+    minProperties: 1,
+    description:
+      'An OSCAL document in JSON: one property named after its model (catalog, profile, ...), as the JSON Schema of its OSCAL release defines it.',
   },
   OscalXml: { type: 'string', description: 'An OSCAL document in XML (namespace http://csrc.nist.gov/ns/oscal/1.0).' },
   OscalYaml: { type: 'string', description: 'An OSCAL document in YAML, shaped as the JSON form.' },
-  DocumentId: { type: 'object', properties: { scheme: string, identifier: string }, required: ['identifier'], description: 'An OSCAL metadata document-id.' },
-  ContentListItem: object({
-    'content-uuid': { ...uuid, description: 'the content identifier (D2): the id in the document URL' },
-    title: { type: 'string', description: 'the metadata title (markup-line as Markdown)' },
-    published: string,
-    'last-modified': string,
-    version: string,
-    'oscal-version': string,
-    'document-ids': { type: 'array', items: ref('DocumentId') },
-    markings: { ...strings, description: 'values of metadata props named marking' },
-    remarks: string,
-  }, ['content-uuid', 'title', 'last-modified', 'version', 'oscal-version', 'document-ids', 'markings'], { description: 'A document in a list (generic-interface 2.3).', example: LIST_ITEM_EXAMPLE }),
+  DocumentId: {
+    type: 'object',
+    properties: { scheme: string, identifier: string },
+    required: ['identifier'],
+    description: 'An OSCAL metadata document-id.',
+  },
+  ContentListItem: object(
+    {
+      'content-uuid': { ...uuid, description: 'the content identifier (D2): the id in the document URL' },
+      title: { type: 'string', description: 'the metadata title (markup-line as Markdown)' },
+      published: string,
+      'last-modified': string,
+      version: string,
+      'oscal-version': string,
+      'document-ids': { type: 'array', items: ref('DocumentId') },
+      markings: { ...strings, description: 'values of metadata props named marking' },
+      remarks: string,
+    },
+    ['content-uuid', 'title', 'last-modified', 'version', 'oscal-version', 'document-ids', 'markings'],
+    { description: 'A document in a list (generic-interface 2.3).', example: LIST_ITEM_EXAMPLE },
+  ),
   ContentList: {
     ...oneOfModels(listName, ref('ContentListItem')),
     description: 'One page of a model\'s documents, under "<model>-list"; the next page, if any, in the Link header.',
     example: { 'catalog-list': [LIST_ITEM_EXAMPLE] },
   },
   ContentCreated: {
-    ...oneOfModels(listName, ref('ContentListItem'), { findings: { type: 'array', items: ref('Finding'), description: 'what the constraint check found below the reject level' } }),
+    ...oneOfModels(listName, ref('ContentListItem'), {
+      findings: {
+        type: 'array',
+        items: ref('Finding'),
+        description: 'what the constraint check found below the reject level',
+      },
+    }),
     description: 'The new document as a list item under "<model>-list", and any findings below the reject level.',
   },
-  Job: object({
-    job: object({
-      id: string,
-      status: { type: 'string', enum: ['queued', 'running', 'done', 'failed'] },
-      format: formats,
-      error: string,
-      self: { type: 'string', format: 'uri' },
-    }, ['id', 'status', 'format', 'self']),
-  }, ['job'], { description: 'A conversion job making another format of a large document.' }),
-  Grant: object({
-    principal: { type: 'string', pattern: '^(user|group):[^\\s]{1,200}$', example: 'user:alice' },
-    permission: { type: 'string', enum: ['read', 'write'] },
-  }, ['principal', 'permission']),
-  AccessSettings: object({
-    owner: string,
-    visibility: { type: 'string', enum: ['public', 'private'] },
-    'legal-hold': { type: 'boolean' },
-    grants: { type: 'array', items: ref('Grant') },
-  }, ['owner', 'visibility', 'legal-hold', 'grants'], { description: 'Who may read and change a document.' }),
-  AccessChange: object({
-    visibility: { type: 'string', enum: ['public', 'private'] },
-    grants: { type: 'array', items: ref('Grant'), maxItems: 1000, description: 'replaces all grants' },
-    'legal-hold': { type: 'boolean', description: 'admins only' },
-  }, [], { description: 'What to change; what is left out stays.', example: { visibility: 'public', grants: [{ principal: 'user:alice', permission: 'read' }] } }),
-  AliasList: object({
-    aliases: { ...strings, description: 'given aliases: ?alias= of writes, PUT .../aliases, registry upload file names' },
-    'from-metadata': { ...strings, description: 'canonical and alternate links and document-ids of the current revision' },
-  }, ['aliases', 'from-metadata']),
-  AliasChange: object({ aliases: { ...strings, description: 'the given aliases become exactly these' } }, ['aliases'], { example: { aliases: ['NIST_SP-800-53_rev5_catalog.json'] } }),
+  Job: object(
+    {
+      job: object(
+        {
+          id: string,
+          status: { type: 'string', enum: ['queued', 'running', 'done', 'failed'] },
+          format: formats,
+          error: string,
+          self: { type: 'string', format: 'uri' },
+        },
+        ['id', 'status', 'format', 'self'],
+      ),
+    },
+    ['job'],
+    { description: 'A conversion job making another format of a large document.' },
+  ),
+  Grant: object(
+    {
+      principal: { type: 'string', pattern: '^(user|group):[^\\s]{1,200}$', example: 'user:alice' },
+      permission: { type: 'string', enum: ['read', 'write'] },
+    },
+    ['principal', 'permission'],
+  ),
+  AccessSettings: object(
+    {
+      owner: string,
+      visibility: { type: 'string', enum: ['public', 'private'] },
+      'legal-hold': { type: 'boolean' },
+      grants: { type: 'array', items: ref('Grant') },
+    },
+    ['owner', 'visibility', 'legal-hold', 'grants'],
+    { description: 'Who may read and change a document.' },
+  ),
+  AccessChange: object(
+    {
+      visibility: { type: 'string', enum: ['public', 'private'] },
+      grants: { type: 'array', items: ref('Grant'), maxItems: 1000, description: 'replaces all grants' },
+      'legal-hold': { type: 'boolean', description: 'admins only' },
+    },
+    [],
+    {
+      description: 'What to change; what is left out stays.',
+      example: { visibility: 'public', grants: [{ principal: 'user:alice', permission: 'read' }] },
+    },
+  ),
+  AliasList: object(
+    {
+      aliases: {
+        ...strings,
+        description: 'given aliases: ?alias= of writes, PUT .../aliases, registry upload file names',
+      },
+      'from-metadata': {
+        ...strings,
+        description: 'canonical and alternate links and document-ids of the current revision',
+      },
+    },
+    ['aliases', 'from-metadata'],
+  ),
+  AliasChange: object({ aliases: { ...strings, description: 'the given aliases become exactly these' } }, ['aliases'], {
+    example: { aliases: ['NIST_SP-800-53_rev5_catalog.json'] },
+  }),
   Resource: {
     type: 'object',
     properties: {
@@ -249,8 +338,19 @@ const SCHEMAS: Record<string, Json> = {
       props: { type: 'array', items: { type: 'object' } },
       'document-ids': { type: 'array', items: ref('DocumentId') },
       citation: { type: 'object' },
-      rlinks: { type: 'array', items: { type: 'object', properties: { href: string, 'media-type': string, hashes: { type: 'array', items: { type: 'object' } } }, required: ['href'] } },
-      base64: { type: 'object', properties: { filename: string, 'media-type': string, value: string }, required: ['value'] },
+      rlinks: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { href: string, 'media-type': string, hashes: { type: 'array', items: { type: 'object' } } },
+          required: ['href'],
+        },
+      },
+      base64: {
+        type: 'object',
+        properties: { filename: string, 'media-type': string, value: string },
+        required: ['value'],
+      },
       remarks: string,
     },
     required: ['uuid'],
@@ -258,125 +358,226 @@ const SCHEMAS: Record<string, Json> = {
   },
   Attachment: {
     type: 'object',
-    properties: { 'content-uuid': uuid, 'resource-uuid': string, uuid, title: string, description: string, rlinks: { type: 'array', items: { type: 'object' } }, remarks: string },
+    properties: {
+      'content-uuid': uuid,
+      'resource-uuid': string,
+      uuid,
+      title: string,
+      description: string,
+      rlinks: { type: 'array', items: { type: 'object' } },
+      remarks: string,
+    },
     required: ['content-uuid', 'resource-uuid', 'uuid'],
     description: 'A back-matter resource of the document, without its base64 content.',
   },
   AttachmentList: object({ 'attachment-list': { type: 'array', items: ref('Attachment') } }, ['attachment-list']),
-  ResolutionWarning: object({
-    code: { type: 'string', enum: ['no-match', 'inoperative-alter', 'unknown-param', 'duplicate-control'] },
-    message: string,
-    path: { type: 'string', description: 'JSON pointer to the directive' },
-    profile: { type: 'string', description: 'the imported profile holding it' },
-  }, ['code', 'message', 'path']),
-  SnapshotEntry: object({
-    'snapshot-id': uuid,
-    created: { ...instant, description: 'snapshot-created: set by the server, never changed' },
-    description: { type: 'string', nullable: true },
-    labels: strings,
-    types: strings,
-    revision: { type: 'integer', description: 'the revision of the document it copies or resolved' },
-    author: string,
-    warnings: { type: 'array', items: ref('ResolutionWarning'), description: 'resolved snapshots: what resolution reported' },
-  }, ['snapshot-id', 'created', 'description', 'labels', 'types', 'revision', 'author']),
+  ResolutionWarning: object(
+    {
+      code: { type: 'string', enum: ['no-match', 'inoperative-alter', 'unknown-param', 'duplicate-control'] },
+      message: string,
+      path: { type: 'string', description: 'JSON pointer to the directive' },
+      profile: { type: 'string', description: 'the imported profile holding it' },
+    },
+    ['code', 'message', 'path'],
+  ),
+  SnapshotEntry: object(
+    {
+      'snapshot-id': uuid,
+      created: { ...instant, description: 'snapshot-created: set by the server, never changed' },
+      description: { type: 'string', nullable: true },
+      labels: strings,
+      types: strings,
+      revision: { type: 'integer', description: 'the revision of the document it copies or resolved' },
+      author: string,
+      warnings: {
+        type: 'array',
+        items: ref('ResolutionWarning'),
+        description: 'resolved snapshots: what resolution reported',
+      },
+    },
+    ['snapshot-id', 'created', 'description', 'labels', 'types', 'revision', 'author'],
+  ),
   SnapshotList: {
     ...oneOfModels(snapshotListName, ref('SnapshotEntry')),
     description: 'The snapshots of a document, under "<model>-snapshot-list".',
   },
-  ResolvedSnapshotList: object({ 'resolved-snapshot-list': { type: 'array', items: ref('SnapshotEntry') } }, ['resolved-snapshot-list']),
-  SnapshotNotes: object({
-    snapshot: object({
-      description: { type: 'string', nullable: true, maxLength: 1000 },
-      labels: { ...strings, maxItems: 100 },
-      types: { ...strings, maxItems: 100 },
-    }, []),
-  }, ['snapshot'], { description: 'Description, labels and types; what is left out stays. snapshot-created cannot be set.', example: { snapshot: { description: 'as approved', labels: ['v1'], types: ['baseline'] } } }),
-  ConstraintSet: object({
-    name: string,
-    sha256: string,
-    size: { type: 'integer' },
-    'created-by': string,
-    created: instant,
-    updated: instant,
-    href: { type: 'string', format: 'uri' },
-  }, ['name', 'sha256', 'size', 'created-by', 'created', 'updated', 'href']),
+  ResolvedSnapshotList: object({ 'resolved-snapshot-list': { type: 'array', items: ref('SnapshotEntry') } }, [
+    'resolved-snapshot-list',
+  ]),
+  SnapshotNotes: object(
+    {
+      snapshot: object(
+        {
+          description: { type: 'string', nullable: true, maxLength: 1000 },
+          labels: { ...strings, maxItems: 100 },
+          types: { ...strings, maxItems: 100 },
+        },
+        [],
+      ),
+    },
+    ['snapshot'],
+    {
+      description: 'Description, labels and types; what is left out stays. snapshot-created cannot be set.',
+      example: { snapshot: { description: 'as approved', labels: ['v1'], types: ['baseline'] } },
+    },
+  ),
+  ConstraintSet: object(
+    {
+      name: string,
+      sha256: string,
+      size: { type: 'integer' },
+      'created-by': string,
+      created: instant,
+      updated: instant,
+      href: { type: 'string', format: 'uri' },
+    },
+    ['name', 'sha256', 'size', 'created-by', 'created', 'updated', 'href'],
+  ),
   ConstraintSetList: object({ 'constraint-sets': { type: 'array', items: ref('ConstraintSet') } }, ['constraint-sets']),
-  ValidationReport: object({
-    valid: { type: 'boolean', description: 'nothing at ERROR or above' },
-    model: string,
-    'oscal-version': string,
-    format: formats,
-    'constraints-checked': { type: 'boolean' },
-    'constraint-sets': { ...strings, description: 'the registered sets applied' },
-    counts: object(Object.fromEntries(LEVELS.map((l) => [l, { type: 'integer', minimum: 0 }])), [...LEVELS]),
-    findings: { type: 'array', items: ref('Finding') },
-  }, ['valid', 'constraints-checked', 'constraint-sets', 'counts', 'findings']),
-  StoredValidationReport: object({
-    valid: { type: 'boolean' },
-    model: string,
-    'oscal-version': string,
-    format: { ...formats, description: 'the format the revision was sent in' },
-    revision: { type: 'integer' },
-    'findings-when-stored': { type: 'array', items: ref('Finding') },
-    'constraints-checked': { type: 'boolean' },
-    'constraint-sets': strings,
-    counts: object(Object.fromEntries(LEVELS.map((l) => [l, { type: 'integer', minimum: 0 }])), [...LEVELS]),
-    findings: { type: 'array', items: ref('Finding') },
-  }, ['valid', 'revision', 'findings-when-stored', 'constraints-checked', 'constraint-sets', 'counts', 'findings']),
+  ValidationReport: object(
+    {
+      valid: { type: 'boolean', description: 'nothing at ERROR or above' },
+      model: string,
+      'oscal-version': string,
+      format: formats,
+      'constraints-checked': { type: 'boolean' },
+      'constraint-sets': { ...strings, description: 'the registered sets applied' },
+      counts: object(Object.fromEntries(LEVELS.map((l) => [l, { type: 'integer', minimum: 0 }])), [...LEVELS]),
+      findings: { type: 'array', items: ref('Finding') },
+    },
+    ['valid', 'constraints-checked', 'constraint-sets', 'counts', 'findings'],
+  ),
+  StoredValidationReport: object(
+    {
+      valid: { type: 'boolean' },
+      model: string,
+      'oscal-version': string,
+      format: { ...formats, description: 'the format the revision was sent in' },
+      revision: { type: 'integer' },
+      'findings-when-stored': { type: 'array', items: ref('Finding') },
+      'constraints-checked': { type: 'boolean' },
+      'constraint-sets': strings,
+      counts: object(Object.fromEntries(LEVELS.map((l) => [l, { type: 'integer', minimum: 0 }])), [...LEVELS]),
+      findings: { type: 'array', items: ref('Finding') },
+    },
+    ['valid', 'revision', 'findings-when-stored', 'constraints-checked', 'constraint-sets', 'counts', 'findings'],
+  ),
   SarifLog: {
     type: 'object',
-    properties: { $schema: string, version: { type: 'string', enum: ['2.1.0'] }, runs: { type: 'array', items: { type: 'object' } } },
+    properties: {
+      $schema: string,
+      version: { type: 'string', enum: ['2.1.0'] },
+      runs: { type: 'array', items: { type: 'object' } },
+    },
     required: ['version', 'runs'],
     description: 'A SARIF 2.1.0 log.',
   },
-  AuditEntry: object({
-    id: { type: 'integer' },
-    at: instant,
-    actor: string,
-    action: string,
-    'content-uuid': string,
-    detail: { type: 'object' },
-  }, ['id', 'at', 'actor', 'action']),
+  AuditEntry: object(
+    {
+      id: { type: 'integer' },
+      at: instant,
+      actor: string,
+      action: string,
+      'content-uuid': string,
+      detail: { type: 'object' },
+    },
+    ['id', 'at', 'actor', 'action'],
+  ),
   AuditList: object({ 'audit-list': { type: 'array', items: ref('AuditEntry') } }, ['audit-list']),
-  RegistryListItem: object({
-    'content-uuid': uuid,
-    title: string,
-    'oscal-version': string,
-    'document-version': string,
-    'last-modified': string,
-    self: { type: 'string', format: 'uri-reference' },
-  }, ['content-uuid', 'title', 'oscal-version', 'document-version', 'last-modified', 'self'], { description: 'A document in a registry list (registry-api 2.2).' }),
+  RegistryListItem: object(
+    {
+      'content-uuid': uuid,
+      title: string,
+      'oscal-version': string,
+      'document-version': string,
+      'last-modified': string,
+      self: { type: 'string', format: 'uri-reference' },
+    },
+    ['content-uuid', 'title', 'oscal-version', 'document-version', 'last-modified', 'self'],
+    { description: 'A document in a registry list (registry-api 2.2).' },
+  ),
   RegistryList: {
-    type: 'array', items: ref('RegistryListItem'),
-    example: [{ 'content-uuid': '8d1ae7b6-6a0c-4ef4-9e2c-2c0cbd8e7cf1', title: 'Test catalog', 'oscal-version': '1.1.2', 'document-version': '1.0', 'last-modified': '2024-01-01T00:00:00Z', self: '/api/v1/catalogs/8d1ae7b6-6a0c-4ef4-9e2c-2c0cbd8e7cf1' }],
+    type: 'array',
+    items: ref('RegistryListItem'),
+    example: [
+      {
+        'content-uuid': '8d1ae7b6-6a0c-4ef4-9e2c-2c0cbd8e7cf1',
+        title: 'Test catalog',
+        'oscal-version': '1.1.2',
+        'document-version': '1.0',
+        'last-modified': '2024-01-01T00:00:00Z',
+        self: '/api/v1/catalogs/8d1ae7b6-6a0c-4ef4-9e2c-2c0cbd8e7cf1',
+      },
+    ],
   },
-  RegistryVersion: object({
-    id: { type: 'integer' },
-    version: { type: 'integer' },
-    title: string,
-    documentVersion: string,
-    oscalVersion: string,
-    lastModified: string,
-    fileSize: { type: 'integer', description: 'bytes of the JSON form' },
-    createdAt: instant,
-    findings: { type: 'array', items: ref('Finding') },
-  }, ['id', 'version', 'title', 'documentVersion', 'oscalVersion', 'lastModified', 'fileSize', 'createdAt', 'findings'], { description: 'A version (registry-api 2.4).' }),
-  UploadResult: object({
-    'content-uuid': uuid,
-    'model-type': { type: 'string', enum: [...MODELS] },
-    title: string,
-    action: { type: 'string', enum: ['created', 'updated'] },
-  }, ['content-uuid', 'model-type', 'title', 'action']),
-  GenericIndex: object({
-    interface: string,
-    models: { type: 'array', items: object({ model: { type: 'string', enum: [...MODELS] }, list: { type: 'string', format: 'uri' } }, ['model', 'list']) },
-    links: object({ self: string, docs: string, openapi: string, registry: string, validate: string }, ['self', 'docs', 'openapi', 'registry', 'validate']),
-  }, ['interface', 'models', 'links']),
-  RegistryIndex: object({
-    interface: string,
-    models: { type: 'array', items: object({ model: { type: 'string', enum: [...MODELS] }, segment: { type: 'string', enum: Object.keys(PLURALS) }, list: { type: 'string', format: 'uri' } }, ['model', 'segment', 'list']) },
-    links: object({ self: string, docs: string, openapi: string, upload: string, generic: string }, ['self', 'docs', 'openapi', 'upload', 'generic']),
-  }, ['interface', 'models', 'links']),
+  RegistryVersion: object(
+    {
+      id: { type: 'integer' },
+      version: { type: 'integer' },
+      title: string,
+      documentVersion: string,
+      oscalVersion: string,
+      lastModified: string,
+      fileSize: { type: 'integer', description: 'bytes of the JSON form' },
+      createdAt: instant,
+      findings: { type: 'array', items: ref('Finding') },
+    },
+    ['id', 'version', 'title', 'documentVersion', 'oscalVersion', 'lastModified', 'fileSize', 'createdAt', 'findings'],
+    { description: 'A version (registry-api 2.4).' },
+  ),
+  UploadResult: object(
+    {
+      'content-uuid': uuid,
+      'model-type': { type: 'string', enum: [...MODELS] },
+      title: string,
+      action: { type: 'string', enum: ['created', 'updated'] },
+    },
+    ['content-uuid', 'model-type', 'title', 'action'],
+  ),
+  GenericIndex: object(
+    {
+      interface: string,
+      models: {
+        type: 'array',
+        items: object({ model: { type: 'string', enum: [...MODELS] }, list: { type: 'string', format: 'uri' } }, [
+          'model',
+          'list',
+        ]),
+      },
+      links: object({ self: string, docs: string, openapi: string, registry: string, validate: string }, [
+        'self',
+        'docs',
+        'openapi',
+        'registry',
+        'validate',
+      ]),
+    },
+    ['interface', 'models', 'links'],
+  ),
+  RegistryIndex: object(
+    {
+      interface: string,
+      models: {
+        type: 'array',
+        items: object(
+          {
+            model: { type: 'string', enum: [...MODELS] },
+            segment: { type: 'string', enum: Object.keys(PLURALS) },
+            list: { type: 'string', format: 'uri' },
+          },
+          ['model', 'segment', 'list'],
+        ),
+      },
+      links: object({ self: string, docs: string, openapi: string, upload: string, generic: string }, [
+        'self',
+        'docs',
+        'openapi',
+        'upload',
+        'generic',
+      ]),
+    },
+    ['interface', 'models', 'links'],
+  ),
   Status: object({ status: string }, ['status']),
 };
 
@@ -390,8 +591,16 @@ export const HEADERS = {
 } as const;
 
 /** A JSON response with this schema. */
-export function json(description: string, schema: Json, extra: { headers?: Record<string, Json>; example?: unknown } = {}): ResponseSpec {
-  return { description, content: { 'application/json': { schema, ...(extra.example !== undefined ? { example: extra.example } : {}) } }, ...(extra.headers ? { headers: extra.headers } : {}) };
+export function json(
+  description: string,
+  schema: Json,
+  extra: { headers?: Record<string, Json>; example?: unknown } = {},
+): ResponseSpec {
+  return {
+    description,
+    content: { 'application/json': { schema, ...(extra.example !== undefined ? { example: extra.example } : {}) } },
+    ...(extra.headers ? { headers: extra.headers } : {}),
+  };
 }
 
 /** A response with no body. */
@@ -420,17 +629,31 @@ export function jsonBody(schema: Json, required = true): { required: boolean; co
 export const NOT_MODIFIED = empty('Not modified: If-None-Match names the current ETag', HEADERS.etag);
 
 /** If-None-Match, for reads with an ETag. */
-export const CONDITIONAL = { type: 'object', properties: { 'if-none-match': { type: 'string', description: 'an ETag this answered earlier: 304 while it is still current' } } } as const;
+export const CONDITIONAL = {
+  type: 'object',
+  properties: {
+    'if-none-match': { type: 'string', description: 'an ETag this answered earlier: 304 while it is still current' },
+  },
+} as const;
 
 const ERROR_EXAMPLES: Record<number, [ErrorCode, string]> = {
   400: ['bad-request', 'invalid request: querystring/limit must be >= 1'],
-  401: ['unauthenticated', 'authentication is required: send Authorization: Bearer <token> with an API token (oscal-depot token create makes one)'],
+  401: [
+    'unauthenticated',
+    'authentication is required: send Authorization: Bearer <token> with an API token (oscal-depot token create makes one)',
+  ],
   403: ['forbidden', 'you may read this document but not change it'],
   404: ['not-found', 'no such document, or you may not read it'],
   406: ['not-acceptable', ERROR_CODES['not-acceptable'].message],
-  409: ['conflict', 'a document with content uuid 8d1ae7b6-6a0c-4ef4-9e2c-2c0cbd8e7cf1 already exists; PUT to replace it'],
+  409: [
+    'conflict',
+    'a document with content uuid 8d1ae7b6-6a0c-4ef4-9e2c-2c0cbd8e7cf1 already exists; PUT to replace it',
+  ],
   413: ['too-large', 'the body is larger than this server accepts'],
-  415: ['unsupported-media-type', 'Content-Type text/plain is not accepted; send application/json, application/xml or application/yaml'],
+  415: [
+    'unsupported-media-type',
+    'Content-Type text/plain is not accepted; send application/json, application/xml or application/yaml',
+  ],
   429: ['too-many-failures', 'too many failed authentication attempts from this address; try again in 60 s'],
   500: ['internal', 'something went wrong on the server; the request id is 3f1c2b0e-4a5d-4e6f-8a7b-9c0d1e2f3a4b'],
   502: ['provider-error', 'the sign-in provider could not be reached or refused this server; the server log says why'],
@@ -444,7 +667,11 @@ function errorExample(status: number): Json {
 }
 
 function errorResponse(status: number, description: string, headers?: Record<string, Json>): Json {
-  return { description, content: { 'application/json': { schema: ref('Error'), example: errorExample(status) } }, ...(headers ? { headers } : {}) };
+  return {
+    description,
+    content: { 'application/json': { schema: ref('Error'), example: errorExample(status) } },
+    ...(headers ? { headers } : {}),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -459,11 +686,18 @@ function responsesOf(d: Described, signIn: boolean): Json {
     500: { text: 'Something went wrong on the server; the message gives the request id for the log' },
   };
   if (d.api !== false) {
-    common[401] = { text: 'Credentials were sent and refused: a malformed Authorization header, an unknown, expired or revoked token, an invalid session' };
-    common[429] = { text: 'Too many refused credentials from this address', headers: { 'Retry-After': { type: 'string', description: 'seconds until credentials are taken again' } } };
+    common[401] = {
+      text: 'Credentials were sent and refused: a malformed Authorization header, an unknown, expired or revoked token, an invalid session',
+    };
+    common[429] = {
+      text: 'Too many refused credentials from this address',
+      headers: { 'Retry-After': { type: 'string', description: 'seconds until credentials are taken again' } },
+    };
     if (signIn) common[503] = { text: 'A provider JWT was sent while the sign-in provider cannot be reached' };
   }
-  const statuses = [...new Set([...Object.keys(d.responses), ...Object.keys(common)].map(Number))].sort((a, b) => a - b);
+  const statuses = [...new Set([...Object.keys(d.responses), ...Object.keys(common)].map(Number))].sort(
+    (a, b) => a - b,
+  );
   const out: Json = {};
   for (const status of statuses) {
     const spec = d.responses[status];
@@ -473,7 +707,11 @@ function responsesOf(d: Described, signIn: boolean): Json {
     } else if (typeof spec === 'string') {
       out[status] = errorResponse(status, spec, common[status]?.headers);
     } else if (spec.content) {
-      out[status] = { description: spec.description, content: spec.content, ...(spec.headers ? { headers: spec.headers } : {}) };
+      out[status] = {
+        description: spec.description,
+        content: spec.content,
+        ...(spec.headers ? { headers: spec.headers } : {}),
+      };
     } else {
       // No content: @fastify/swagger leaves out the content of `type: 'null'`.
       out[status] = { type: 'null', description: spec.description, ...(spec.headers ? { headers: spec.headers } : {}) };
@@ -527,21 +765,42 @@ function finish(document: Json): Json {
 }
 
 /** Registers @fastify/swagger (the description) and @fastify/swagger-ui (/docs). */
-export async function registerOpenApi(app: FastifyInstance, options: { version: string; signIn: boolean }): Promise<void> {
-  const tags = (Object.values(TAGS) as Tag[]).filter((t) => options.signIn || t !== TAGS.signIn).map((name) => ({ name, description: TAG_DESCRIPTIONS[name] }));
+export async function registerOpenApi(
+  app: FastifyInstance,
+  options: { version: string; signIn: boolean },
+): Promise<void> {
+  const tags = (Object.values(TAGS) as Tag[])
+    .filter((t) => options.signIn || t !== TAGS.signIn)
+    .map((name) => ({ name, description: TAG_DESCRIPTIONS[name] }));
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.0.3',
       info: {
         title: 'OSCAL Depot',
         version: options.version,
-        description: 'The generic OSCAL REST interface (/oscal/v1) and the registry variant (/api/v1, /api/upload). Errors of both have one body, the Error schema.',
+        description:
+          'The generic OSCAL REST interface (/oscal/v1) and the registry variant (/api/v1, /api/upload). Errors of both have one body, the Error schema.',
       },
       tags,
       components: {
         securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', description: options.signIn ? 'a local API token, or a JWT from the configured OpenID Connect provider' : 'a local API token (oscal-depot token create)' },
-          ...(options.signIn ? { appSession: { type: 'apiKey', in: 'cookie', name: 'appSession', description: 'the web session set by /auth/login' } } : {}),
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: options.signIn
+              ? 'a local API token, or a JWT from the configured OpenID Connect provider'
+              : 'a local API token (oscal-depot token create)',
+          },
+          ...(options.signIn
+            ? {
+                appSession: {
+                  type: 'apiKey',
+                  in: 'cookie',
+                  name: 'appSession',
+                  description: 'the web session set by /auth/login',
+                },
+              }
+            : {}),
         },
         schemas: SCHEMAS as never,
       },

@@ -6,8 +6,19 @@ import { describe, json, ref, TAGS } from './openapi.js';
 /** Request counts and durations by route, kept for /metrics whichever path answered. */
 export class HttpMetrics {
   readonly registry = new Registry();
-  private readonly requests = new Counter({ name: 'oscal_depot_http_requests_total', help: 'HTTP requests by method, route and status', labelNames: ['method', 'route', 'status'], registers: [this.registry] });
-  private readonly duration = new Histogram({ name: 'oscal_depot_http_request_duration_seconds', help: 'HTTP request duration', labelNames: ['method', 'route'], buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 1, 5], registers: [this.registry] });
+  private readonly requests = new Counter({
+    name: 'oscal_depot_http_requests_total',
+    help: 'HTTP requests by method, route and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [this.registry],
+  });
+  private readonly duration = new Histogram({
+    name: 'oscal_depot_http_request_duration_seconds',
+    help: 'HTTP request duration',
+    labelNames: ['method', 'route'],
+    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 1, 5],
+    registers: [this.registry],
+  });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
@@ -34,11 +45,22 @@ export class HttpMetrics {
 /** /healthz, /readyz and /metrics (Prometheus text), outside the API's base paths. */
 export async function opsRoutes(app: FastifyInstance, store: Store, metrics: HttpMetrics): Promise<void> {
   const registry = metrics.registry;
-  new Gauge({ name: 'oscal_depot_documents', help: 'Stored documents', registers: [registry], async collect() { this.set(await store.countDocuments()); } });
   new Gauge({
-    name: 'oscal_depot_rendition_jobs', help: 'Rendition jobs by status', labelNames: ['status'], registers: [registry],
+    name: 'oscal_depot_documents',
+    help: 'Stored documents',
+    registers: [registry],
     async collect() {
-      for (const status of ['queued', 'running', 'failed'] as const) this.set({ status }, await store.countJobs(status));
+      this.set(await store.countDocuments());
+    },
+  });
+  new Gauge({
+    name: 'oscal_depot_rendition_jobs',
+    help: 'Rendition jobs by status',
+    labelNames: ['status'],
+    registers: [registry],
+    async collect() {
+      for (const status of ['queued', 'running', 'failed'] as const)
+        this.set({ status }, await store.countJobs(status));
     },
   });
 
@@ -47,22 +69,45 @@ export async function opsRoutes(app: FastifyInstance, store: Store, metrics: Htt
   });
 
   const ops = { tags: [TAGS.operations], access: 'public', api: false } as const;
-  app.get('/healthz', describe({
-    ...ops, operationId: 'getHealth', summary: 'Liveness: the process answers',
-    responses: { 200: json('The process is up', ref('Status'), { example: { status: 'ok' } }) },
-  }), async () => ({ status: 'ok' }));
-  app.get('/readyz', describe({
-    ...ops, operationId: 'getReadiness', summary: 'Readiness: the store answers',
-    responses: {
-      200: json('Ready to serve', ref('Status'), { example: { status: 'ready' } }),
-      503: json('The store does not answer', ref('Status'), { example: { status: 'store unavailable' } }),
+  app.get(
+    '/healthz',
+    describe({
+      ...ops,
+      operationId: 'getHealth',
+      summary: 'Liveness: the process answers',
+      responses: { 200: json('The process is up', ref('Status'), { example: { status: 'ok' } }) },
+    }),
+    async () => ({ status: 'ok' }),
+  );
+  app.get(
+    '/readyz',
+    describe({
+      ...ops,
+      operationId: 'getReadiness',
+      summary: 'Readiness: the store answers',
+      responses: {
+        200: json('Ready to serve', ref('Status'), { example: { status: 'ready' } }),
+        503: json('The store does not answer', ref('Status'), { example: { status: 'store unavailable' } }),
+      },
+    }),
+    async (_request, reply) => {
+      const ok = await store.ping().catch(() => false);
+      return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'store unavailable' });
     },
-  }), async (_request, reply) => {
-    const ok = await store.ping().catch(() => false);
-    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'store unavailable' });
-  });
-  app.get('/metrics', describe({
-    ...ops, operationId: 'getMetrics', summary: 'Prometheus metrics: requests by route and status, documents, rendition jobs, the process',
-    responses: { 200: { description: 'Prometheus text exposition format 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } } },
-  }), async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
+  );
+  app.get(
+    '/metrics',
+    describe({
+      ...ops,
+      operationId: 'getMetrics',
+      summary: 'Prometheus metrics: requests by route and status, documents, rendition jobs, the process',
+      responses: {
+        200: {
+          description: 'Prometheus text exposition format 0.0.4',
+          content: { 'text/plain': { schema: { type: 'string' } } },
+        },
+      },
+    }),
+    async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()),
+  );
 }

@@ -10,7 +10,11 @@ export const ID_LENGTH = 64;
 export const uuidParam = (description: string) => ({ type: 'string', maxLength: ID_LENGTH, description }) as const;
 
 export const modelParam = { type: 'string', enum: [...MODELS], description: 'the OSCAL model' } as const;
-export const pluralParam = { type: 'string', enum: Object.keys(PLURALS), description: 'the plural model segment' } as const;
+export const pluralParam = {
+  type: 'string',
+  enum: Object.keys(PLURALS),
+  description: 'the plural model segment',
+} as const;
 export const idParam = uuidParam('the content uuid of the document');
 export const snapshotParam = uuidParam('the snapshot id');
 export const resourceParam = uuidParam('the uuid of the back-matter resource');

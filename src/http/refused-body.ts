@@ -13,7 +13,10 @@ export function drainRefusedBody(raw: IncomingMessage): Promise<void> {
   const declared = Number(raw.headers['content-length']);
   if (raw.readableEnded || raw.destroyed || !(declared <= DRAIN_LIMIT)) return Promise.resolve();
   return new Promise((resolve) => {
-    raw.once('end', resolve).once('close', resolve).once('error', () => resolve());
+    raw
+      .once('end', resolve)
+      .once('close', resolve)
+      .once('error', () => resolve());
     raw.resume();
   });
 }

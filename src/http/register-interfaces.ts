@@ -33,38 +33,60 @@ function authenticateWith({ failures, tokens }: AppServices): Hook {
 const workersOf = (options: AppOptions) => (options.workers ? { workers: options.workers } : {});
 
 export async function registerGenericInterface(
-  app: FastifyInstance, options: AppOptions, services: AppServices,
+  app: FastifyInstance,
+  options: AppOptions,
+  services: AppServices,
 ): Promise<void> {
   const { store, publicUrl } = options;
-  await app.register(async (api) => {
-    api.addHook('onRequest', authenticateWith(services));
-    api.addHook('preValidation', lowerCaseIds);
-    genericIndexRoute(api, publicUrl);
-    await genericRoutes(api, {
-      store, publicUrl, maxAttachment: options.maxAttachment, ...workersOf(options),
-      documents: services.documents, content: services.content, attachments: services.attachments,
-      snapshots: services.snapshots, resolution: services.resolution, aliases: services.aliases,
-    });
-    const { validation, constraintSets } = services;
-    await validationRoutes(api, { validation, constraintSets, publicUrl });
-    await auditRoutes(api, { store, publicUrl });
-  }, { prefix: '/oscal/v1' });
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', authenticateWith(services));
+      api.addHook('preValidation', lowerCaseIds);
+      genericIndexRoute(api, publicUrl);
+      await genericRoutes(api, {
+        store,
+        publicUrl,
+        maxAttachment: options.maxAttachment,
+        ...workersOf(options),
+        documents: services.documents,
+        content: services.content,
+        attachments: services.attachments,
+        snapshots: services.snapshots,
+        resolution: services.resolution,
+        aliases: services.aliases,
+      });
+      const { validation, constraintSets } = services;
+      await validationRoutes(api, { validation, constraintSets, publicUrl });
+      await auditRoutes(api, { store, publicUrl });
+    },
+    { prefix: '/oscal/v1' },
+  );
 }
 
 export async function registerRegistryInterface(
-  app: FastifyInstance, options: AppOptions, services: AppServices,
+  app: FastifyInstance,
+  options: AppOptions,
+  services: AppServices,
 ): Promise<void> {
   const deps = {
-    store: options.store, publicUrl: options.publicUrl, maxBody: options.maxBody, ...workersOf(options),
-    documents: services.documents, registry: services.registry, aliases: services.aliases,
+    store: options.store,
+    publicUrl: options.publicUrl,
+    maxBody: options.maxBody,
+    ...workersOf(options),
+    documents: services.documents,
+    registry: services.registry,
+    aliases: services.aliases,
   };
   const authenticate = authenticateWith(services);
-  await app.register(async (api) => {
-    api.addHook('onRequest', authenticate);
-    api.addHook('preValidation', lowerCaseIds);
-    registryIndexRoute(api, options.publicUrl);
-    await registryRoutes(api, deps);
-  }, { prefix: '/api/v1' });
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', authenticate);
+      api.addHook('preValidation', lowerCaseIds);
+      registryIndexRoute(api, options.publicUrl);
+      await registryRoutes(api, deps);
+    },
+    { prefix: '/api/v1' },
+  );
   await app.register(async (scope) => {
     scope.addHook('onRequest', authenticate);
     await uploadRoute(scope, deps);
@@ -77,14 +99,24 @@ export async function registerRegistryInterface(
  * which only fastify reads, so there every request takes the full path.
  */
 export function registerFastReads(
-  app: FastifyInstance, options: AppOptions, services: AppServices, front: { handle?: FrontHandler },
+  app: FastifyInstance,
+  options: AppOptions,
+  services: AppServices,
+  front: { handle?: FrontHandler },
 ): void {
   if (options.trustProxy !== undefined) return;
-  const reads = fastReads({
-    store: options.store, tokens: services.tokens, content: services.content, failures: services.failures,
-    metrics: services.metrics, headers: apiHeaders({ https: servesHttps(options) }),
-    signIn: options.signIn !== undefined,
-  }, () => app.log);
+  const reads = fastReads(
+    {
+      store: options.store,
+      tokens: services.tokens,
+      content: services.content,
+      failures: services.failures,
+      metrics: services.metrics,
+      headers: apiHeaders({ https: servesHttps(options) }),
+      signIn: options.signIn !== undefined,
+    },
+    () => app.log,
+  );
   front.handle = reads.handle;
   app.addHook('preClose', async () => reads.stop());
 }

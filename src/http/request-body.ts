@@ -13,14 +13,18 @@ export function jsonBodyOf(request: FastifyRequest, what: string): unknown {
 }
 
 /** The form's field "file": its bytes, name and type; other file parts are read and dropped. */
-export async function fileField(request: FastifyRequest, limit: number): Promise<{ bytes: Buffer; filename: string; mediaType: string } | undefined> {
+export async function fileField(
+  request: FastifyRequest,
+  limit: number,
+): Promise<{ bytes: Buffer; filename: string; mediaType: string } | undefined> {
   let file: { bytes: Buffer; filename: string; mediaType: string } | undefined;
   try {
     for await (const part of request.parts()) {
       if (part.type !== 'file') continue;
       // Every file part is read to its end (the parser waits for that), but only "file" is kept.
       const bytes = await part.toBuffer();
-      if (part.file.truncated || bytes.length > limit) throw refuse('too-large', 'the file is larger than this server accepts');
+      if (part.file.truncated || bytes.length > limit)
+        throw refuse('too-large', 'the file is larger than this server accepts');
       if (part.fieldname === 'file') file = { bytes, filename: formFilename(part.filename), mediaType: part.mimetype };
     }
   } catch (e) {

@@ -12,6 +12,7 @@ const ENCODED_NUL = /%00/;
 export function requestGuards(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
     if (ENCODED_NUL.test(request.url)) throw refuse('bad-request', 'the URL may not contain a NUL character (%00)');
-    if (request.headers.host === undefined && request.raw.httpVersion === '1.1') throw refuse('bad-request', 'an HTTP/1.1 request must have a Host header');
+    if (request.headers.host === undefined && request.raw.httpVersion === '1.1')
+      throw refuse('bad-request', 'an HTTP/1.1 request must have a Host header');
   });
 }

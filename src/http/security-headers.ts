@@ -11,7 +11,8 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /** The API documentation at /docs is a page: its own scripts and images, and styles it also sets inline (Swagger UI does). */
-const DOCS_POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'";
+const DOCS_POLICY =
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'";
 const DOCS = /^\/docs(?:[/?]|$)/;
 const HSTS = 'max-age=31536000';
 

@@ -56,11 +56,16 @@ export function accepts(header: string | undefined, coding: 'br' | 'gzip'): bool
 }
 
 const acceptedCodings = memoizeText((header: string): { br: boolean; gzip: boolean } => {
-  const taken = (coding: string) => header.split(',').some((part) => {
-    const [name, ...params] = part.trim().toLowerCase().split(';').map((s) => s.trim());
-    const q = params.find((p) => p.startsWith('q='));
-    return (name === coding || name === '*') && (q === undefined || Number(q.slice(2)) > 0);
-  });
+  const taken = (coding: string) =>
+    header.split(',').some((part) => {
+      const [name, ...params] = part
+        .trim()
+        .toLowerCase()
+        .split(';')
+        .map((s) => s.trim());
+      const q = params.find((p) => p.startsWith('q='));
+      return (name === coding || name === '*') && (q === undefined || Number(q.slice(2)) > 0);
+    });
   return { br: taken('br'), gzip: taken('gzip') };
 });
 
@@ -80,15 +85,29 @@ export interface StoredReply {
  */
 /** Whether If-None-Match names the ETag of the bytes of `hash` (weak or strong), or is `*`: then 304. */
 export function stillCurrent(ifNoneMatch: string | undefined, hash: string): boolean {
-  return ifNoneMatch !== undefined && ifNoneMatch.split(',').some((t) => {
-    const tag = t.trim();
-    return tag === `W/"${hash}"` || tag === `"${hash}"` || tag === '*';
-  });
+  return (
+    ifNoneMatch !== undefined &&
+    ifNoneMatch.split(',').some((t) => {
+      const tag = t.trim();
+      return tag === `W/"${hash}"` || tag === `"${hash}"` || tag === '*';
+    })
+  );
 }
 
-export async function storedReply(store: Store, ifNoneMatch: string | undefined, acceptEncoding: string | undefined, hash: string, contentType: string): Promise<StoredReply | undefined> {
+export async function storedReply(
+  store: Store,
+  ifNoneMatch: string | undefined,
+  acceptEncoding: string | undefined,
+  hash: string,
+  contentType: string,
+): Promise<StoredReply | undefined> {
   const etag = `W/"${hash}"`;
-  const headers: Record<string, string> = { etag, vary: 'Accept, Accept-Encoding', 'cache-control': 'private, no-cache', 'content-type': contentType };
+  const headers: Record<string, string> = {
+    etag,
+    vary: 'Accept, Accept-Encoding',
+    'cache-control': 'private, no-cache',
+    'content-type': contentType,
+  };
   if (stillCurrent(ifNoneMatch, hash)) {
     return { status: 304, headers, compressible: false };
   }
@@ -98,18 +117,36 @@ export async function storedReply(store: Store, ifNoneMatch: string | undefined,
   }
   const gz = await encoded(store, hash, 'gzip');
   if (!gz) return undefined;
-  if (accepts(acceptEncoding, 'gzip')) return { status: 200, headers: { ...headers, 'content-encoding': 'gzip' }, body: gz, compressible: false };
+  if (accepts(acceptEncoding, 'gzip'))
+    return { status: 200, headers: { ...headers, 'content-encoding': 'gzip' }, body: gz, compressible: false };
   let plain = cache.get(hash);
   if (!plain) {
     plain = gunzip(gz);
     cache.set(hash, plain);
   }
-  return { status: 200, headers, body: plain, compressible: acceptEncoding !== undefined && acceptEncoding.trim() !== '' };
+  return {
+    status: 200,
+    headers,
+    body: plain,
+    compressible: acceptEncoding !== undefined && acceptEncoding.trim() !== '',
+  };
 }
 
 /** ContentGone when a delete took the bytes after their record was read: the caller reads again (retryWhenGone). */
-export async function sendStored(store: Store, request: FastifyRequest, reply: FastifyReply, hash: string, contentType: string): Promise<FastifyReply> {
-  const stored = await storedReply(store, request.headers['if-none-match'], request.headers['accept-encoding'], hash, contentType);
+export async function sendStored(
+  store: Store,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  hash: string,
+  contentType: string,
+): Promise<FastifyReply> {
+  const stored = await storedReply(
+    store,
+    request.headers['if-none-match'],
+    request.headers['accept-encoding'],
+    hash,
+    contentType,
+  );
   if (!stored) throw new ContentGone(`blob ${hash} is gone`);
   return reply.code(stored.status).headers(stored.headers).send(stored.body);
 }

@@ -1,4 +1,10 @@
-import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { errorBody } from './errors.js';
 import type { FrontHandler } from './fast-read.js';
@@ -27,14 +33,20 @@ const MAX_HEADER_BYTES = 16 * 1024;
  * The HTTP or HTTPS server fastify runs on. HTTPS takes TLS 1.3 only: every client of the last
  * years speaks it, and generic-interface 5.4 asks for nothing less.
  */
-export function serverFactory(timeouts: Timeouts, tls: TlsFiles | undefined, front?: { handle?: FrontHandler }): (handler: RequestListener) => Server {
+export function serverFactory(
+  timeouts: Timeouts,
+  tls: TlsFiles | undefined,
+  front?: { handle?: FrontHandler },
+): (handler: RequestListener) => Server {
   return (fastify) => {
     // A request the front handler does not answer goes to fastify untouched (its body unread).
-    const handler: RequestListener = front ? (request, response) => {
-      if (!front.handle) return fastify(request, response);
-      const unanswered = () => void (response.headersSent || fastify(request, response));
-      front.handle(request, response).then((done) => done || unanswered(), unanswered);
-    } : fastify;
+    const handler: RequestListener = front
+      ? (request, response) => {
+          if (!front.handle) return fastify(request, response);
+          const unanswered = () => void (response.headersSent || fastify(request, response));
+          front.handle(request, response).then((done) => done || unanswered(), unanswered);
+        }
+      : fastify;
     const options = {
       requestTimeout: timeouts.requestMs,
       headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),
@@ -56,7 +68,17 @@ export function serverFactory(timeouts: Timeouts, tls: TlsFiles | undefined, fro
 
 /** An Expect other than 100-continue: Node would answer 417 with no body; this one has the error object. */
 function refuseExpectation(request: IncomingMessage, response: ServerResponse): void {
-  const body = JSON.stringify(errorBody('expectation-failed', `this server meets no expectation but 100-continue, not "${String(request.headers.expect).slice(0, 100)}"`));
-  response.writeHead(417, { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  const body = JSON.stringify(
+    errorBody(
+      'expectation-failed',
+      `this server meets no expectation but 100-continue, not "${String(request.headers.expect).slice(0, 100)}"`,
+    ),
+  );
+  response.writeHead(417, {
+    ...SECURITY_HEADERS,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    connection: 'close',
+  });
   response.end(body);
 }

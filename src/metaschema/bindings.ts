@@ -88,7 +88,13 @@ export function bindIR(ir: ModelIR): { bindings: Bindings; index: ReadonlyMap<st
     index.set(key, at);
     if (def.kind === 'flag') throw new Error(`flag ${key} used as a model instance`);
     if (def.kind === 'field') {
-      const field: FieldBinding = { kind: 'field', name: def.name, type: def.type, flags: flagsOf(def), valueKey: def.valueKey ?? defaultValueKey(def.type) };
+      const field: FieldBinding = {
+        kind: 'field',
+        name: def.name,
+        type: def.type,
+        flags: flagsOf(def),
+        valueKey: def.valueKey ?? defaultValueKey(def.type),
+      };
       if (def.valueKeyFlag) field.valueKeyFlag = def.valueKeyFlag;
       if (def.jsonKey) field.jsonKey = def.jsonKey;
       defs.push(field);

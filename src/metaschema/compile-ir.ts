@@ -1,7 +1,16 @@
 import { basename } from 'node:path';
 import type {
-  AssemblyDefinition, Constraint, DataType, Definition, FieldDefinition, FlagDefinition, FlagInstance,
-  GroupAs, ModelInstance, ModelIR, NamedModelInstance,
+  AssemblyDefinition,
+  Constraint,
+  DataType,
+  Definition,
+  FieldDefinition,
+  FlagDefinition,
+  FlagInstance,
+  GroupAs,
+  ModelInstance,
+  ModelIR,
+  NamedModelInstance,
 } from './ir.js';
 import { DEFINE_KIND, ModuleGraph, type Module } from './module-graph.js';
 import { childElements, firstChild, textOf, type XmlElement } from './xml-tree.js';
@@ -20,10 +29,31 @@ export const DATATYPE_ALIASES: Record<string, DataType> = {
 };
 
 export const DATATYPES: readonly DataType[] = [
-  'string', 'token', 'uuid', 'uri', 'uri-reference', 'email-address', 'base64', 'date', 'date-time',
-  'date-with-timezone', 'date-time-with-timezone', 'day-time-duration', 'year-month-duration', 'ncname',
-  'ip-v4-address', 'ip-v6-address', 'hostname', 'boolean', 'integer', 'non-negative-integer',
-  'positive-integer', 'decimal', 'string-or-decimal', 'markup-line', 'markup-multiline',
+  'string',
+  'token',
+  'uuid',
+  'uri',
+  'uri-reference',
+  'email-address',
+  'base64',
+  'date',
+  'date-time',
+  'date-with-timezone',
+  'date-time-with-timezone',
+  'day-time-duration',
+  'year-month-duration',
+  'ncname',
+  'ip-v4-address',
+  'ip-v6-address',
+  'hostname',
+  'boolean',
+  'integer',
+  'non-negative-integer',
+  'positive-integer',
+  'decimal',
+  'string-or-decimal',
+  'markup-line',
+  'markup-multiline',
 ];
 
 const KNOWN_TYPES = new Set<string>(DATATYPES);
@@ -153,10 +183,22 @@ class DefinitionCompiler {
     for (const el of childElements(owner)) {
       if (el.name === 'flag') {
         const def = this.graph.lookup(module, 'flag', el.attrs.ref!, ownerKey);
-        flags.push({ name: this.instanceName(el, def), def, required: el.attrs.required === 'yes', constraints: constraintsOf(el), ...docs(el) });
+        flags.push({
+          name: this.instanceName(el, def),
+          def,
+          required: el.attrs.required === 'yes',
+          constraints: constraintsOf(el),
+          ...docs(el),
+        });
       } else if (el.name === 'define-flag') {
         const def = this.definition(module, el, `${ownerKey}/`);
-        flags.push({ name: def.name, def: def.key, required: el.attrs.required === 'yes', constraints: [], ...docs(el) });
+        flags.push({
+          name: def.name,
+          def: def.key,
+          required: el.attrs.required === 'yes',
+          constraints: [],
+          ...docs(el),
+        });
       }
     }
     return flags;
@@ -169,7 +211,12 @@ class DefinitionCompiler {
     for (const el of childElements(model)) {
       if (el.name === 'choice') out.push({ kind: 'choice', options: this.model(module, el, ownerKey) });
       else if (el.name === 'any') out.push({ kind: 'any' });
-      else if (el.name === 'assembly' || el.name === 'field' || el.name === 'define-assembly' || el.name === 'define-field') {
+      else if (
+        el.name === 'assembly' ||
+        el.name === 'field' ||
+        el.name === 'define-assembly' ||
+        el.name === 'define-field'
+      ) {
         out.push(this.namedInstance(module, el, ownerKey));
       }
     }
@@ -180,7 +227,9 @@ class DefinitionCompiler {
   private namedInstance(module: Module, el: XmlElement, ownerKey: string): NamedModelInstance {
     const kind = el.name.endsWith('assembly') ? 'assembly' : 'field';
     const inline = el.name.startsWith('define-');
-    const def = inline ? this.definition(module, el, `${ownerKey}/`).key : this.graph.lookup(module, kind, el.attrs.ref!, ownerKey);
+    const def = inline
+      ? this.definition(module, el, `${ownerKey}/`).key
+      : this.graph.lookup(module, kind, el.attrs.ref!, ownerKey);
     const groupEl = firstChild(el, 'group-as');
     const instance: NamedModelInstance = {
       kind,

@@ -6,11 +6,31 @@
 import type { XmlElement } from './xml-tree.js';
 
 export type DataType =
-  | 'string' | 'token' | 'uuid' | 'uri' | 'uri-reference' | 'email-address' | 'base64'
-  | 'date' | 'date-time' | 'date-with-timezone' | 'date-time-with-timezone' | 'day-time-duration'
-  | 'year-month-duration' | 'ncname' | 'ip-v4-address' | 'ip-v6-address' | 'hostname'
-  | 'boolean' | 'integer' | 'non-negative-integer' | 'positive-integer' | 'decimal' | 'string-or-decimal'
-  | 'markup-line' | 'markup-multiline';
+  | 'string'
+  | 'token'
+  | 'uuid'
+  | 'uri'
+  | 'uri-reference'
+  | 'email-address'
+  | 'base64'
+  | 'date'
+  | 'date-time'
+  | 'date-with-timezone'
+  | 'date-time-with-timezone'
+  | 'day-time-duration'
+  | 'year-month-duration'
+  | 'ncname'
+  | 'ip-v4-address'
+  | 'ip-v6-address'
+  | 'hostname'
+  | 'boolean'
+  | 'integer'
+  | 'non-negative-integer'
+  | 'positive-integer'
+  | 'decimal'
+  | 'string-or-decimal'
+  | 'markup-line'
+  | 'markup-multiline';
 
 export interface Documentation {
   formalName?: string;

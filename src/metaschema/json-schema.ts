@@ -4,21 +4,47 @@
  * per model so a document is checked against its own model rather than a oneOf of all of them.
  */
 import { readFileSync } from 'node:fs';
-import type { AssemblyDefinition, Constraint, DataType, Definition, FieldDefinition, FlagInstance, ModelInstance, ModelIR, NamedModelInstance } from './ir.js';
+import type {
+  AssemblyDefinition,
+  Constraint,
+  DataType,
+  Definition,
+  FieldDefinition,
+  FlagInstance,
+  ModelInstance,
+  ModelIR,
+  NamedModelInstance,
+} from './ir.js';
 
 export type JsonSchema = Record<string, unknown>;
 
 /** The Metaschema datatype schema's name for each IR datatype. */
 const DATATYPE_NAMES: Record<DataType, string> = {
-  string: 'StringDatatype', token: 'TokenDatatype', ncname: 'TokenDatatype', uuid: 'UUIDDatatype', uri: 'URIDatatype',
-  'uri-reference': 'URIReferenceDatatype', 'email-address': 'EmailAddressDatatype', base64: 'Base64Datatype',
-  date: 'DateDatatype', 'date-time': 'DateTimeDatatype', 'date-with-timezone': 'DateWithTimezoneDatatype',
-  'date-time-with-timezone': 'DateTimeWithTimezoneDatatype', 'day-time-duration': 'DayTimeDurationDatatype',
-  'year-month-duration': 'YearMonthDurationDatatype', 'ip-v4-address': 'IPV4AddressDatatype',
-  'ip-v6-address': 'IPV6AddressDatatype', hostname: 'HostnameDatatype', boolean: 'BooleanDatatype',
-  integer: 'IntegerDatatype', 'non-negative-integer': 'NonNegativeIntegerDatatype',
-  'positive-integer': 'PositiveIntegerDatatype', decimal: 'DecimalDatatype', 'string-or-decimal': 'StringOrDecimalDatatype',
-  'markup-line': 'MarkupLineDatatype', 'markup-multiline': 'MarkupMultilineDatatype',
+  string: 'StringDatatype',
+  token: 'TokenDatatype',
+  ncname: 'TokenDatatype',
+  uuid: 'UUIDDatatype',
+  uri: 'URIDatatype',
+  'uri-reference': 'URIReferenceDatatype',
+  'email-address': 'EmailAddressDatatype',
+  base64: 'Base64Datatype',
+  date: 'DateDatatype',
+  'date-time': 'DateTimeDatatype',
+  'date-with-timezone': 'DateWithTimezoneDatatype',
+  'date-time-with-timezone': 'DateTimeWithTimezoneDatatype',
+  'day-time-duration': 'DayTimeDurationDatatype',
+  'year-month-duration': 'YearMonthDurationDatatype',
+  'ip-v4-address': 'IPV4AddressDatatype',
+  'ip-v6-address': 'IPV6AddressDatatype',
+  hostname: 'HostnameDatatype',
+  boolean: 'BooleanDatatype',
+  integer: 'IntegerDatatype',
+  'non-negative-integer': 'NonNegativeIntegerDatatype',
+  'positive-integer': 'PositiveIntegerDatatype',
+  decimal: 'DecimalDatatype',
+  'string-or-decimal': 'StringOrDecimalDatatype',
+  'markup-line': 'MarkupLineDatatype',
+  'markup-multiline': 'MarkupMultilineDatatype',
 };
 
 /** Prefix of the definitions that hold datatypes; validation messages key on it. */
@@ -37,22 +63,37 @@ export function loadDatatypes(path: string): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
   for (const [name, schema] of Object.entries(source.definitions)) {
     // Datatypes refer to each other (EmailAddress builds on String): keep those refs inside our prefix.
-    out[DATATYPE_PREFIX + name] = JSON.parse(JSON.stringify(schema).replace(/#\/definitions\//g, `#/definitions/${DATATYPE_PREFIX}`));
+    out[DATATYPE_PREFIX + name] = JSON.parse(
+      JSON.stringify(schema).replace(/#\/definitions\//g, `#/definitions/${DATATYPE_PREFIX}`),
+    );
   }
   // Not in the Metaschema datatype schema; OSCAL 1.2 uses it for scores given as text or number.
-  out[`${DATATYPE_PREFIX}StringOrDecimalDatatype`] = { anyOf: [{ $ref: `#/definitions/${DATATYPE_PREFIX}StringDatatype` }, { type: 'number' }] };
+  out[`${DATATYPE_PREFIX}StringOrDecimalDatatype`] = {
+    anyOf: [{ $ref: `#/definitions/${DATATYPE_PREFIX}StringDatatype` }, { type: 'number' }],
+  };
   return out;
 }
 
 /** Values of a definition's own closed allowed-values lists (allow-other="no", no narrower target). */
 function closedValues(constraints: Constraint[]): string[] | undefined {
-  const lists = constraints.filter((c) => c.name === 'allowed-values' && c.attrs['allow-other'] !== 'yes' && (c.attrs.target === undefined || c.attrs.target === '.'));
+  const lists = constraints.filter(
+    (c) =>
+      c.name === 'allowed-values' &&
+      c.attrs['allow-other'] !== 'yes' &&
+      (c.attrs.target === undefined || c.attrs.target === '.'),
+  );
   if (lists.length === 0) return undefined;
-  return lists.flatMap((c) => c.children.flatMap((e) => (typeof e !== 'string' && e.name === 'enum' ? [e.attrs.value!] : [])));
+  return lists.flatMap((c) =>
+    c.children.flatMap((e) => (typeof e !== 'string' && e.name === 'enum' ? [e.attrs.value!] : [])),
+  );
 }
 
 function documented(schema: JsonSchema, doc: { formalName?: string; description?: string }): JsonSchema {
-  return { ...(doc.formalName ? { title: doc.formalName } : {}), ...(doc.description ? { description: doc.description } : {}), ...schema };
+  return {
+    ...(doc.formalName ? { title: doc.formalName } : {}),
+    ...(doc.description ? { description: doc.description } : {}),
+    ...schema,
+  };
 }
 
 export function generateJsonSchema(ir: ModelIR, datatypes: Record<string, JsonSchema>): JsonSchema {
@@ -67,7 +108,10 @@ export function generateJsonSchema(ir: ModelIR, datatypes: Record<string, JsonSc
   const flagSchema = (flag: FlagInstance): JsonSchema => {
     const def = ir.definitions[flag.def]!;
     if (def.kind !== 'flag') throw new Error(`${flag.def} is not a flag`);
-    return documented(valueSchema(def.type, [...def.constraints, ...flag.constraints]), { formalName: flag.formalName ?? def.formalName, description: flag.description ?? def.description });
+    return documented(valueSchema(def.type, [...def.constraints, ...flag.constraints]), {
+      formalName: flag.formalName ?? def.formalName,
+      description: flag.description ?? def.description,
+    });
   };
 
   const objectOf = (flags: FlagInstance[], extra: Record<string, JsonSchema>, extraRequired: string[]): JsonSchema => {
@@ -85,9 +129,16 @@ export function generateJsonSchema(ir: ModelIR, datatypes: Record<string, JsonSc
       // The value sits under a property named by one flag's value: any one extra property.
       const others = def.flags.filter((f) => f.name !== def.valueKeyFlag);
       const schema = objectOf(others, {}, []);
-      return { ...schema, additionalProperties: value, minProperties: others.filter((f) => f.required).length + 1, maxProperties: others.length + 1 };
+      return {
+        ...schema,
+        additionalProperties: value,
+        minProperties: others.filter((f) => f.required).length + 1,
+        maxProperties: others.length + 1,
+      };
     }
-    const valueKey = def.valueKey ?? (def.type === 'markup-line' ? 'RICHTEXT' : def.type === 'markup-multiline' ? 'prose' : 'STRVALUE');
+    const valueKey =
+      def.valueKey ??
+      (def.type === 'markup-line' ? 'RICHTEXT' : def.type === 'markup-multiline' ? 'prose' : 'STRVALUE');
     return objectOf(def.flags, { [valueKey]: value }, [valueKey]);
   };
 
@@ -149,7 +200,10 @@ export function generateJsonSchema(ir: ModelIR, datatypes: Record<string, JsonSc
   for (const [root, key] of Object.entries(ir.roots)) {
     models[root] = {
       type: 'object',
-      properties: { ...(acceptsSchemaDirective(ir.version) ? { $schema: { type: 'string', format: 'uri-reference' } } : {}), [root]: ref(key) },
+      properties: {
+        ...(acceptsSchemaDirective(ir.version) ? { $schema: { type: 'string', format: 'uri-reference' } } : {}),
+        [root]: ref(key),
+      },
       required: [root],
       additionalProperties: false,
     };
@@ -158,7 +212,10 @@ export function generateJsonSchema(ir: ModelIR, datatypes: Record<string, JsonSc
     $schema: 'http://json-schema.org/draft-07/schema#',
     $id: schemaId(ir.version),
     $comment: `OSCAL ${ir.version}, generated by OSCAL Depot from NIST's Metaschema modules`,
-    definitions: { ...definitions, ...Object.fromEntries(Object.entries(models).map(([root, s]) => [`model-${root}`, s])) },
+    definitions: {
+      ...definitions,
+      ...Object.fromEntries(Object.entries(models).map(([root, s]) => [`model-${root}`, s])),
+    },
   };
 }
 

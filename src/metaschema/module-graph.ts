@@ -22,7 +22,11 @@ export interface TopLevelDefinition {
   el: XmlElement;
 }
 
-export const DEFINE_KIND: Record<string, Kind> = { 'define-flag': 'flag', 'define-field': 'field', 'define-assembly': 'assembly' };
+export const DEFINE_KIND: Record<string, Kind> = {
+  'define-flag': 'flag',
+  'define-field': 'field',
+  'define-assembly': 'assembly',
+};
 
 function emptyTable(): NameTable {
   return { flag: new Map(), field: new Map(), assembly: new Map() };

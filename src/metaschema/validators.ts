@@ -54,6 +54,7 @@ const CONCAT = /vErrors = vErrors === null \? ([\w.]+)\.errors : vErrors\.concat
 function appendInPlace(code: string): string {
   const appendErrors = 'function appendErrors(to, from) { for (const e of from) to.push(e); return to; }\n';
   const rewritten = code.replace(CONCAT, 'vErrors = vErrors === null ? $1.errors : appendErrors(vErrors, $1.errors)');
-  if (rewritten.includes('vErrors.concat(')) throw new Error('ajv generated an error concatenation of a form this build does not rewrite');
+  if (rewritten.includes('vErrors.concat('))
+    throw new Error('ajv generated an error concatenation of a form this build does not rewrite');
   return rewritten.replace('"use strict";', `"use strict";${appendErrors}`);
 }

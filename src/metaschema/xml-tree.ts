@@ -79,7 +79,11 @@ export function parseXmlTree(text: string, source: string): XmlElement {
 }
 
 export class XmlTreeError extends Error {
-  constructor(message: string, readonly line: number, readonly column: number) {
+  constructor(
+    message: string,
+    readonly line: number,
+    readonly column: number,
+  ) {
     super(message);
     this.name = 'XmlTreeError';
   }

@@ -6,10 +6,10 @@ export interface ErrorLocation {
 }
 
 export type OscalErrorCode =
-  | 'malformed'          // not parseable as the format at all
+  | 'malformed' // not parseable as the format at all
   | 'unsupported-encoding' // bytes in a character encoding that is not read
   | 'forbidden-construct' // DOCTYPE, entities and the like
-  | 'unknown-root'        // the root is no OSCAL model at all
+  | 'unknown-root' // the root is no OSCAL model at all
   | 'model-not-in-version' // an OSCAL model, but not one of the release the document declares
   | 'unknown-element'
   | 'unknown-property'

@@ -29,16 +29,29 @@ export type IdentifierOutcome =
 export function applyContentIdentifier(metadata: Record<string, unknown>, required?: string): IdentifierOutcome {
   const ids = (Array.isArray(metadata['document-ids']) ? metadata['document-ids'] : []) as DocumentId[];
   const ours = ids.filter((d) => typeof d.scheme === 'string' && CONTENT_UUID_ALIASES.has(d.scheme));
-  if (ours.length > 1) return { ok: false, reason: 'several', message: 'metadata/document-ids holds more than one content identifier; keep one' };
+  if (ours.length > 1)
+    return {
+      ok: false,
+      reason: 'several',
+      message: 'metadata/document-ids holds more than one content identifier; keep one',
+    };
   const entry = ours[0];
   if (entry) {
     const value = String(entry.identifier);
     if (!isContentUuid(value)) {
-      return { ok: false, reason: 'invalid', message: `the content identifier ${JSON.stringify(value)} in metadata/document-ids is not a version 4 or 5 UUID; remove it to have one assigned, or give a valid one` };
+      return {
+        ok: false,
+        reason: 'invalid',
+        message: `the content identifier ${JSON.stringify(value)} in metadata/document-ids is not a version 4 or 5 UUID; remove it to have one assigned, or give a valid one`,
+      };
     }
     const id = value.toLowerCase();
     if (required !== undefined && id !== required) {
-      return { ok: false, reason: 'mismatch', message: `the content identifier in the body (${id}) differs from the one in the path (${required})` };
+      return {
+        ok: false,
+        reason: 'mismatch',
+        message: `the content identifier in the body (${id}) differs from the one in the path (${required})`,
+      };
     }
     entry.scheme = CONTENT_UUID_SCHEME;
     entry.identifier = id;

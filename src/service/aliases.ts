@@ -62,18 +62,32 @@ export function aliasEntries(aliases: readonly string[]): AliasEntry[] {
 export function metadataAliases(content: Record<string, unknown>, model: string): AliasEntry[] {
   const metadata = (content[model] as { metadata?: Record<string, unknown> }).metadata ?? {};
   const links = Array.isArray(metadata.links) ? (metadata.links as { href?: unknown; rel?: unknown }[]) : [];
-  const ids = Array.isArray(metadata['document-ids']) ? (metadata['document-ids'] as { scheme?: unknown; identifier?: unknown }[]) : [];
+  const ids = Array.isArray(metadata['document-ids'])
+    ? (metadata['document-ids'] as { scheme?: unknown; identifier?: unknown }[])
+    : [];
   return aliasEntries([
-    ...links.filter((l) => (l.rel === 'canonical' || l.rel === 'alternate') && typeof l.href === 'string').map((l) => l.href as string),
+    ...links
+      .filter((l) => (l.rel === 'canonical' || l.rel === 'alternate') && typeof l.href === 'string')
+      .map((l) => l.href as string),
     // The content uuid is already the document's id.
-    ...ids.filter((d) => d.scheme !== CONTENT_UUID_SCHEME && typeof d.identifier === 'string').map((d) => d.identifier as string),
+    ...ids
+      .filter((d) => d.scheme !== CONTENT_UUID_SCHEME && typeof d.identifier === 'string')
+      .map((d) => d.identifier as string),
   ]);
 }
 
 /** Aliases given in a request: each a non-empty line of text, as many as a document may hold. */
 export function checkedAliases(values: unknown, where: string): string[] {
-  if (!Array.isArray(values) || values.some((v) => typeof v !== 'string' || v.trim() === '' || v.length > MAX_ALIAS_LENGTH || /[\x00-\x1f\x7f]/.test(v))) {
-    throw refuse('bad-request', `${where} must be a list of aliases: non-empty text of at most ${MAX_ALIAS_LENGTH} characters, on one line`);
+  if (
+    !Array.isArray(values) ||
+    values.some(
+      (v) => typeof v !== 'string' || v.trim() === '' || v.length > MAX_ALIAS_LENGTH || /[\x00-\x1f\x7f]/.test(v),
+    )
+  ) {
+    throw refuse(
+      'bad-request',
+      `${where} must be a list of aliases: non-empty text of at most ${MAX_ALIAS_LENGTH} characters, on one line`,
+    );
   }
   const aliases = [...new Set((values as string[]).map((v) => v.trim()))];
   if (aliases.length > MAX_ALIASES) throw refuse('bad-request', `a document may have at most ${MAX_ALIASES} aliases`);
@@ -87,12 +101,17 @@ export interface AliasList {
 }
 
 function listOf(records: AliasRecord[]): AliasList {
-  const of = (source: AliasRecord['source']) => [...new Set(records.filter((r) => r.source === source).map((r) => r.alias))];
+  const of = (source: AliasRecord['source']) => [
+    ...new Set(records.filter((r) => r.source === source).map((r) => r.alias)),
+  ];
   return { aliases: of('given'), fromMetadata: of('metadata') };
 }
 
 export class AliasService {
-  constructor(private readonly store: AliasStore, private readonly documents: DocumentService) {}
+  constructor(
+    private readonly store: AliasStore,
+    private readonly documents: DocumentService,
+  ) {}
 
   async list(identity: Identity, model: string, id: string): Promise<AliasList> {
     const { doc } = await this.documents.readable(identity, model, id);
@@ -117,7 +136,12 @@ export class AliasService {
 
   private async write(identity: Identity, id: string, aliases: string[]): Promise<void> {
     try {
-      await this.store.setAliases(id, aliasEntries(aliases), { actor: identity.kind === 'user' ? identity.name : 'anonymous', action: 'document.aliases', documentId: id, detail: { aliases } });
+      await this.store.setAliases(id, aliasEntries(aliases), {
+        actor: identity.kind === 'user' ? identity.name : 'anonymous',
+        action: 'document.aliases',
+        documentId: id,
+        detail: { aliases },
+      });
     } catch (e) {
       throw storeRefusal(e);
     }
@@ -132,11 +156,16 @@ export class AliasService {
     if (keys.length === 0) return undefined;
     const hits = await this.store.findAliases(keys);
     for (const key of keys) {
-      const readable = (await Promise.all(hits.filter((h) => h.key === key).map((h) => this.readableDocument(identity, h.documentId))))
-        .filter((d): d is DocumentRecord => d !== undefined);
+      const readable = (
+        await Promise.all(hits.filter((h) => h.key === key).map((h) => this.readableDocument(identity, h.documentId)))
+      ).filter((d): d is DocumentRecord => d !== undefined);
       if (readable.length === 1) return readable[0];
       if (readable.length > 1) {
-        throw new AmbiguousAlias(href, key.slice(key.indexOf(':') + 1), readable.map((d) => `${d.model}/${d.id}`));
+        throw new AmbiguousAlias(
+          href,
+          key.slice(key.indexOf(':') + 1),
+          readable.map((d) => `${d.model}/${d.id}`),
+        );
       }
     }
     return undefined;
@@ -154,7 +183,13 @@ export class AliasService {
 
 /** An import whose alias more than one readable document has. */
 export class AmbiguousAlias extends Error {
-  constructor(readonly href: string, readonly alias: string, readonly documents: string[]) {
-    super(`"${alias}" is an alias of ${documents.length} documents you may read (${documents.join(', ')}); give the one meant the import's full href as an alias, or remove the alias from the others`);
+  constructor(
+    readonly href: string,
+    readonly alias: string,
+    readonly documents: string[],
+  ) {
+    super(
+      `"${alias}" is an alias of ${documents.length} documents you may read (${documents.join(', ')}); give the one meant the import's full href as an alias, or remove the alias from the others`,
+    );
   }
 }

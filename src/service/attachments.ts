@@ -10,7 +10,15 @@ import { fileBlob, gunzip } from './blobs.js';
 import { parseJsonBody } from './json-body.js';
 import { ContentGone, retryWhenGone } from './content.js';
 import { readContent, type DocumentService } from './documents.js';
-import { forbidden, notFound, refuse, ServiceError, StoreConflictError, storeRefusal, unauthenticated } from '../errors.js';
+import {
+  forbidden,
+  notFound,
+  refuse,
+  ServiceError,
+  StoreConflictError,
+  storeRefusal,
+  unauthenticated,
+} from '../errors.js';
 import { resourcesOf, type Resource } from './fields.js';
 
 /** A file as a client sent it. */
@@ -39,7 +47,12 @@ const ATTEMPTS = 8;
 /** Strips what may not travel in a file name: paths, control characters; keeps any script. */
 export function cleanFilename(name: string | undefined): string | undefined {
   if (name === undefined) return undefined;
-  const base = name.split(/[/\\]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
+  const base = name
+    .split(/[/\\]/)
+    .pop()!
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, 255);
   return base === '' || base === '.' || base === '..' ? undefined : base;
 }
 
@@ -57,7 +70,11 @@ export class AttachmentService {
   /** The tail of each document's queue of attachment changes in this process. */
   private readonly turns = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly store: AttachmentStore & DocumentStore, private readonly documents: DocumentService, private readonly publicUrl: string) {}
+  constructor(
+    private readonly store: AttachmentStore & DocumentStore,
+    private readonly documents: DocumentService,
+    private readonly publicUrl: string,
+  ) {}
 
   hrefOf(model: string, id: string, resourceUuid: string): string {
     return `${this.publicUrl}/oscal/v1/${model}/${id}/attachment/${resourceUuid}`;
@@ -78,7 +95,11 @@ export class AttachmentService {
 
   async list(identity: Identity, model: string, id: string): Promise<Record<string, unknown>[]> {
     const { content } = await this.documents.readableContent(identity, model, id);
-    return resourcesOf(content).map(({ base64: _omitted, ...entry }) => ({ 'content-uuid': id, 'resource-uuid': entry.uuid, ...entry }));
+    return resourcesOf(content).map(({ base64: _omitted, ...entry }) => ({
+      'content-uuid': id,
+      'resource-uuid': entry.uuid,
+      ...entry,
+    }));
   }
 
   async resource(identity: Identity, model: string, id: string, resourceUuid: string): Promise<Resource> {
@@ -96,23 +117,36 @@ export class AttachmentService {
     const rlinks = Array.isArray(entry.rlinks) ? (entry.rlinks as { href?: unknown }[]) : [];
     if (rlinks.some((r) => this.pointsHere(r.href, model, id, resourceUuid))) {
       const held = await this.store.getAttachment(id, resourceUuid);
-      const bytes = held && await this.store.getAttachmentBytes(held.hash);
-      if (held && bytes) return { data: bytes.data, gzipped: !bytes.plain, hash: held.hash, mediaType: held.mediaType, filename: held.filename };
+      const bytes = held && (await this.store.getAttachmentBytes(held.hash));
+      if (held && bytes)
+        return {
+          data: bytes.data,
+          gzipped: !bytes.plain,
+          hash: held.hash,
+          mediaType: held.mediaType,
+          filename: held.filename,
+        };
       // A change committed since the content was read (the file replaced, the document deleted)
       // took the file: the answer is the one that change gives. Unchanged, the file was never here.
       const now = await this.store.getDocument(id);
-      if (now?.revision !== doc.revision || now.createdAt !== doc.createdAt) throw new ContentGone(`the file of resource ${resourceUuid} of ${id} is gone`);
+      if (now?.revision !== doc.revision || now.createdAt !== doc.createdAt)
+        throw new ContentGone(`the file of resource ${resourceUuid} of ${id} is gone`);
     }
     const base64 = entry.base64 as { value?: string; filename?: string; 'media-type'?: string } | undefined;
     if (base64 && typeof base64.value === 'string') {
       const data = Buffer.from(base64.value, 'base64');
       return {
-        data, gzipped: false, hash: sha256(data),
+        data,
+        gzipped: false,
+        hash: sha256(data),
         mediaType: base64['media-type'] ?? 'application/octet-stream',
         filename: cleanFilename(base64.filename) ?? cleanFilename(String(entry.title ?? '')) ?? resourceUuid,
       };
     }
-    throw refuse('not-found', `resource ${resourceUuid} has no file here: neither base64 content nor an rlink to an attachment of this document`);
+    throw refuse(
+      'not-found',
+      `resource ${resourceUuid} has no file here: neither base64 content nor an rlink to an attachment of this document`,
+    );
   }
 
   /** POST: a new resource entry with an rlink to the stored file (rule 1). */
@@ -120,7 +154,11 @@ export class AttachmentService {
     const resourceUuid = randomUUID();
     const filename = cleanFilename(file.filename) ?? resourceUuid;
     return this.change(identity, model, id, 'attachment.create', resourceUuid, file, (content, blobHash) => {
-      const entry: Resource = { uuid: resourceUuid, title: titleOf(filename), rlinks: [this.rlink(model, id, resourceUuid, file.mediaType, blobHash)] };
+      const entry: Resource = {
+        uuid: resourceUuid,
+        title: titleOf(filename),
+        rlinks: [this.rlink(model, id, resourceUuid, file.mediaType, blobHash)],
+      };
       const root = content.content[model] as Record<string, unknown>;
       const backMatter = (root['back-matter'] ??= {}) as { resources?: Resource[] };
       (backMatter.resources ??= []).push(entry);
@@ -129,16 +167,25 @@ export class AttachmentService {
   }
 
   /** PUT: the file replaced; base64 removed, the rlink set (rule 3). */
-  async replace(identity: Identity, model: string, id: string, resourceUuid: string, incoming: IncomingFile): Promise<void> {
+  async replace(
+    identity: Identity,
+    model: string,
+    id: string,
+    resourceUuid: string,
+    incoming: IncomingFile,
+  ): Promise<void> {
     // A file sent without a name keeps the one it replaces.
-    const earlier = incoming.filename === undefined ? (await this.store.getAttachment(id, resourceUuid))?.filename : undefined;
+    const earlier =
+      incoming.filename === undefined ? (await this.store.getAttachment(id, resourceUuid))?.filename : undefined;
     const file = earlier === undefined ? { ...incoming } : { ...incoming, filename: earlier };
     await this.change(identity, model, id, 'attachment.replace', resourceUuid, file, (content, blobHash) => {
       const entry = findResource(content, resourceUuid);
       const base64 = entry.base64 as { filename?: unknown } | undefined;
       if (file.filename === undefined && typeof base64?.filename === 'string') file.filename = base64.filename;
       delete entry.base64;
-      const others = (Array.isArray(entry.rlinks) ? (entry.rlinks as { href?: unknown }[]) : []).filter((r) => !this.pointsHere(r.href, model, id, resourceUuid));
+      const others = (Array.isArray(entry.rlinks) ? (entry.rlinks as { href?: unknown }[]) : []).filter(
+        (r) => !this.pointsHere(r.href, model, id, resourceUuid),
+      );
       entry.rlinks = [this.rlink(model, id, resourceUuid, file.mediaType, blobHash), ...others];
       entry.title ??= titleOf(cleanFilename(file.filename) ?? resourceUuid);
       return entry;
@@ -160,35 +207,59 @@ export class AttachmentService {
   }
 
   /** PUT .../resource: the entry replaced by the client's, checked as part of the document (rule 6). */
-  async putResource(identity: Identity, model: string, id: string, resourceUuid: string, body: Buffer, contentType: string | undefined): Promise<void> {
+  async putResource(
+    identity: Identity,
+    model: string,
+    id: string,
+    resourceUuid: string,
+    body: Buffer,
+    contentType: string | undefined,
+  ): Promise<void> {
     const supplied = parseJsonBody(body, contentType, 'a resource entry is');
-    if (typeof supplied !== 'object' || supplied === null || Array.isArray(supplied)) throw refuse('bad-request', 'the body must be one back-matter resource object');
+    if (typeof supplied !== 'object' || supplied === null || Array.isArray(supplied))
+      throw refuse('bad-request', 'the body must be one back-matter resource object');
     const uuid = (supplied as { uuid?: unknown }).uuid;
     let at = -1;
     await this.change(identity, model, id, 'resource.replace', resourceUuid, undefined, (content) => {
       const resources = resourcesOf(content);
       const entry = findResource(content, resourceUuid);
       if (typeof uuid !== 'string' || uuid.toLowerCase() !== resourceUuid) {
-        throw refuse('conflict', `the entry's uuid ${JSON.stringify(uuid)} differs from the resource uuid in the path (${resourceUuid}); a resource keeps its uuid`);
+        throw refuse(
+          'conflict',
+          `the entry's uuid ${JSON.stringify(uuid)} differs from the resource uuid in the path (${resourceUuid}); a resource keeps its uuid`,
+        );
       }
       at = resources.indexOf(entry);
       resources[at] = supplied as Resource;
       return entry;
     }).catch((e: unknown) => {
-      throw e instanceof ServiceError && e.status === 422 && at >= 0 ? locatedInEntry(e, `/${model}/back-matter/resources/${at}`, body.toString('utf8')) : e;
+      throw e instanceof ServiceError && e.status === 422 && at >= 0
+        ? locatedInEntry(e, `/${model}/back-matter/resources/${at}`, body.toString('utf8'))
+        : e;
     });
   }
 
   private rlink(model: string, id: string, resourceUuid: string, mediaType: string, hash: string) {
-    return { href: this.hrefOf(model, id, resourceUuid), 'media-type': mediaType.split(';')[0]!.trim(), hashes: [{ algorithm: 'SHA-256', value: hash }] };
+    return {
+      href: this.hrefOf(model, id, resourceUuid),
+      'media-type': mediaType.split(';')[0]!.trim(),
+      hashes: [{ algorithm: 'SHA-256', value: hash }],
+    };
   }
 
   /**
    * Applies an edit to the current content and stores it as the next revision, with the file if
    * one came; retried when another write got in between.
    */
-  private async change(identity: Identity, model: string, id: string, action: string, resourceUuid: string, file: IncomingFile | undefined,
-    edit: (content: ParsedDocument, blobHash: string) => Resource): Promise<Resource> {
+  private async change(
+    identity: Identity,
+    model: string,
+    id: string,
+    action: string,
+    resourceUuid: string,
+    file: IncomingFile | undefined,
+    edit: (content: ParsedDocument, blobHash: string) => Resource,
+  ): Promise<Resource> {
     if (identity.kind === 'anonymous') throw unauthenticated();
     const blob = file && fileBlob(file.bytes);
     return this.inTurn(id, async () => {
@@ -196,16 +267,40 @@ export class AttachmentService {
         const { doc, rights, content } = await this.documents.readableContent(identity, model, id);
         if (!rights.write) throw forbidden('change its attachments');
         if (doc.legalHold && (action === 'attachment.delete' || action === 'attachment.replace')) {
-          throw refuse('legal-hold', 'the document is under a legal hold: its attachment files cannot be deleted or replaced');
+          throw refuse(
+            'legal-hold',
+            'the document is under a legal hold: its attachment files cannot be deleted or replaced',
+          );
         }
         const entry = edit(content, blob?.hash ?? '');
         const text = JSON.stringify(content.content, null, 2) + '\n';
         const checked = readContent(Buffer.from(text), 'application/json', model);
-        const attachments: AttachmentInput[] = file && blob ? [{ resourceUuid, blob, mediaType: file.mediaType, filename: cleanFilename(file.filename) ?? resourceUuid }] : [];
+        const attachments: AttachmentInput[] =
+          file && blob
+            ? [
+                {
+                  resourceUuid,
+                  blob,
+                  mediaType: file.mediaType,
+                  filename: cleanFilename(file.filename) ?? resourceUuid,
+                },
+              ]
+            : [];
         try {
-          await this.documents.storeRevision(identity as Identity & { kind: 'user' }, id, checked.doc, Buffer.from(text), 'json', {
-            action, detail: { resource: resourceUuid, ...(blob ? { sha256: blob.hash, size: blob.size } : {}) }, attachments, ifRevision: doc.revision, keepFindings: true,
-          });
+          await this.documents.storeRevision(
+            identity as Identity & { kind: 'user' },
+            id,
+            checked.doc,
+            Buffer.from(text),
+            'json',
+            {
+              action,
+              detail: { resource: resourceUuid, ...(blob ? { sha256: blob.hash, size: blob.size } : {}) },
+              attachments,
+              ifRevision: doc.revision,
+              keepFindings: true,
+            },
+          );
           return entry;
         } catch (e) {
           if (e instanceof StoreConflictError && e.reason === 'stale' && attempt < ATTEMPTS) {
@@ -245,7 +340,10 @@ function locatedInEntry(error: ServiceError, entryPath: string, body: string): S
     const at = inEntry ? locate(detail.path.slice(entryPath.length)) : undefined;
     return at ? { ...detail, line: at.line, column: at.column } : detail;
   });
-  return refuse(error.code, error.message, { ...(errors ? { errors } : {}), ...(error.headers ? { headers: error.headers } : {}) });
+  return refuse(error.code, error.message, {
+    ...(errors ? { errors } : {}),
+    ...(error.headers ? { headers: error.headers } : {}),
+  });
 }
 
 function findResource(content: ParsedDocument, resourceUuid: string): Resource {

@@ -11,7 +11,10 @@ const BROTLI_QUALITY = 5;
 
 export function blobOf(bytes: Buffer, withBrotli = false): BlobInput {
   const blob: BlobInput = { hash: sha256(bytes), size: bytes.length, gzip: gzipSync(bytes, { level: GZIP_LEVEL }) };
-  if (withBrotli) blob.br = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
+  if (withBrotli)
+    blob.br = brotliCompressSync(bytes, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+    });
   return blob;
 }
 
@@ -21,7 +24,8 @@ const SAMPLE = 1024 * 1024;
 export function fileBlob(bytes: Buffer): BlobInput {
   const hash = sha256(bytes);
   const sample = bytes.subarray(0, SAMPLE);
-  if (gzipSync(sample, { level: 1 }).length > sample.length * 0.9) return { hash, size: bytes.length, gzip: bytes, plain: true };
+  if (gzipSync(sample, { level: 1 }).length > sample.length * 0.9)
+    return { hash, size: bytes.length, gzip: bytes, plain: true };
   return { hash, size: bytes.length, gzip: gzipSync(bytes, { level: GZIP_LEVEL }) };
 }
 

@@ -15,7 +15,11 @@ const CACHE_LIMIT = 64;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function checkName(name: string): void {
-  if (!NAME.test(name)) throw refuse('bad-request', `"${name}" is not a constraint set name: use 1 to 64 of a-z, 0-9, ".", "_" and "-", starting with a letter or digit`);
+  if (!NAME.test(name))
+    throw refuse(
+      'bad-request',
+      `"${name}" is not a constraint set name: use 1 to 64 of a-z, 0-9, ".", "_" and "-", starting with a letter or digit`,
+    );
 }
 
 /** An import names another registered set, by its name or its name with .xml. */
@@ -32,9 +36,14 @@ export class ConstraintSetService {
 
   constructor(private readonly store: ConstraintSetStore) {}
 
-  async put(identity: Identity, name: string, body: Buffer): Promise<{ created: boolean; record: ConstraintSetRecord }> {
+  async put(
+    identity: Identity,
+    name: string,
+    body: Buffer,
+  ): Promise<{ created: boolean; record: ConstraintSetRecord }> {
     if (identity.kind === 'anonymous') throw unauthenticated();
-    if (!mayManageConstraintSets(identity)) throw refuse('forbidden', 'registering constraint sets needs the admin role');
+    if (!mayManageConstraintSets(identity))
+      throw refuse('forbidden', 'registering constraint sets needs the admin role');
     checkName(name);
     let text: string;
     try {
@@ -43,7 +52,10 @@ export class ConstraintSetService {
       throw refuse('malformed', 'the body is not valid UTF-8 text');
     }
     await this.compile(name, text);
-    const { created } = await this.store.putConstraintSet({ name, text, hash: sha256(body), size: body.length }, { actor: identity.name, action: 'constraint-set.put', detail: { name } });
+    const { created } = await this.store.putConstraintSet(
+      { name, text, hash: sha256(body), size: body.length },
+      { actor: identity.name, action: 'constraint-set.put', detail: { name } },
+    );
     const record = await this.store.getConstraintSet(name);
     if (!record) throw refuse('not-found', `no constraint set named ${name}`);
     return { created, record };
@@ -66,7 +78,13 @@ export class ConstraintSetService {
     if (identity.kind === 'anonymous') throw unauthenticated();
     if (!mayManageConstraintSets(identity)) throw refuse('forbidden', 'deleting constraint sets needs the admin role');
     checkName(name);
-    if (!await this.store.deleteConstraintSet(name, { actor: identity.name, action: 'constraint-set.delete', detail: { name } })) {
+    if (
+      !(await this.store.deleteConstraintSet(name, {
+        actor: identity.name,
+        action: 'constraint-set.delete',
+        detail: { name },
+      }))
+    ) {
       throw refuse('not-found', `no constraint set named ${name}`);
     }
   }
@@ -74,17 +92,23 @@ export class ConstraintSetService {
   /** The registered sets of these names, compiled (the `constraints` query parameter of the validation endpoints). */
   async sets(identity: Identity, names: readonly string[]): Promise<ConstraintSet[]> {
     if (names.length > 0 && identity.kind === 'anonymous') throw unauthenticated();
-    return Promise.all(names.map(async (name) => {
-      checkName(name);
-      const record = await this.store.getConstraintSet(name);
-      if (!record) throw refuse('unknown-constraint-set', `no constraint set named ${name} is registered (GET /oscal/v1/constraint-set lists them)`);
-      const known = this.compiled.get(name);
-      if (known && known.hash === record.hash) return known.set;
-      const set = await this.compile(name, record.text);
-      if (this.compiled.size >= CACHE_LIMIT) this.compiled.delete(this.compiled.keys().next().value!);
-      this.compiled.set(name, { hash: record.hash, set });
-      return set;
-    }));
+    return Promise.all(
+      names.map(async (name) => {
+        checkName(name);
+        const record = await this.store.getConstraintSet(name);
+        if (!record)
+          throw refuse(
+            'unknown-constraint-set',
+            `no constraint set named ${name} is registered (GET /oscal/v1/constraint-set lists them)`,
+          );
+        const known = this.compiled.get(name);
+        if (known && known.hash === record.hash) return known.set;
+        const set = await this.compile(name, record.text);
+        if (this.compiled.size >= CACHE_LIMIT) this.compiled.delete(this.compiled.keys().next().value!);
+        this.compiled.set(name, { hash: record.hash, set });
+        return set;
+      }),
+    );
   }
 
   private async compile(name: string, text: string): Promise<ConstraintSet> {
@@ -97,7 +121,9 @@ export class ConstraintSetService {
       });
     } catch (e) {
       if (!(e instanceof ConstraintDefinitionError)) throw e;
-      throw refuse('invalid-constraint-set', `the constraint set is not valid: ${e.message}`, { errors: [{ path: '', message: e.message, line: e.line }] });
+      throw refuse('invalid-constraint-set', `the constraint set is not valid: ${e.message}`, {
+        errors: [{ path: '', message: e.message, line: e.line }],
+      });
     }
   }
 }

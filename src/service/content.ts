@@ -1,15 +1,21 @@
 import type { Identity } from '../auth/identity.js';
 import { OscalError } from '../oscal/errors.js';
 import { parseOscal, type Format, type ParsedDocument } from '../oscal/formats/index.js';
-import type { BlobStore, DocumentStore, JobRecord, JobStore, RenditionStore, RevisionRecord, RevisionStore } from '../store/types.js';
+import type {
+  BlobStore,
+  DocumentStore,
+  JobRecord,
+  JobStore,
+  RenditionStore,
+  RevisionRecord,
+  RevisionStore,
+} from '../store/types.js';
 import { gunzip } from './blobs.js';
 import { notFound, refuse } from '../errors.js';
 import type { DocumentService } from './documents.js';
 import { renditionBlob } from './renditions.js';
 
-export type Rendition =
-  | { state: 'ready'; hash: string; size: number }
-  | { state: 'pending'; job: JobRecord };
+export type Rendition = { state: 'ready'; hash: string; size: number } | { state: 'pending'; job: JobRecord };
 
 /**
  * Stored content that was there when its record was read is gone: a delete committed in between,
@@ -34,7 +40,8 @@ export async function retryWhenGone<T>(read: () => Promise<T>): Promise<T> {
       return await read();
     } catch (e) {
       if (!(e instanceof ContentGone)) throw e;
-      if (attempt === READ_ATTEMPTS) throw refuse('conflict', 'the document kept changing while it was read; try again');
+      if (attempt === READ_ATTEMPTS)
+        throw refuse('conflict', 'the document kept changing while it was read; try again');
     }
   }
 }
@@ -50,23 +57,40 @@ export async function readStored(store: BlobStore, canonicalHash: string): Promi
   return parseOscal(await storedText(store, canonicalHash), 'json');
 }
 
-export async function revisionRecord(store: RevisionStore, documentId: string, revision: number): Promise<RevisionRecord> {
+export async function revisionRecord(
+  store: RevisionStore,
+  documentId: string,
+  revision: number,
+): Promise<RevisionRecord> {
   const rev = await store.getRevision(documentId, revision);
   if (!rev) throw new ContentGone(`revision ${revision} of ${documentId} is gone`);
   return rev;
 }
 
-export async function readRevision(store: RevisionStore & BlobStore, documentId: string, revision: number): Promise<ParsedDocument> {
+export async function readRevision(
+  store: RevisionStore & BlobStore,
+  documentId: string,
+  revision: number,
+): Promise<ParsedDocument> {
   return readStored(store, (await revisionRecord(store, documentId, revision)).canonicalHash);
 }
 
 /** A revision's stored JSON form as plain JSON: it is typed by the model already, which is all some readers need. */
-export async function revisionJson(store: RevisionStore & BlobStore, documentId: string, revision: number): Promise<Record<string, unknown>> {
+export async function revisionJson(
+  store: RevisionStore & BlobStore,
+  documentId: string,
+  revision: number,
+): Promise<Record<string, unknown>> {
   return JSON.parse(await storedText(store, (await revisionRecord(store, documentId, revision)).canonicalHash));
 }
 
 /** Makes a rendition from the stored JSON form: in workers, and on request when no job will. */
-export async function renderRevision(store: RevisionStore & BlobStore, documentId: string, revision: number, format: Format) {
+export async function renderRevision(
+  store: RevisionStore & BlobStore,
+  documentId: string,
+  revision: number,
+  format: Format,
+) {
   return renditionBlob(await readRevision(store, documentId, revision), format);
 }
 
@@ -80,7 +104,10 @@ export class ContentService {
    */
   private readonly ready = new Map<string, { hash: string; size: number }>();
 
-  constructor(private readonly store: DocumentStore & RevisionStore & BlobStore & RenditionStore & JobStore, private readonly documents: DocumentService) {}
+  constructor(
+    private readonly store: DocumentStore & RevisionStore & BlobStore & RenditionStore & JobStore,
+    private readonly documents: DocumentService,
+  ) {}
 
   /**
    * The current revision in the asked format, or the job that is still making it (D5); ContentGone
@@ -102,7 +129,11 @@ export class ContentService {
     // No worker will make it (a failed job, or a rendition lost): make it now.
     const blob = await renderRevision(this.store, id, doc.revision, format).catch((e: unknown) => {
       // Large documents are converted after their write, so markup with no XML equivalent shows only here.
-      if (e instanceof OscalError) throw refuse('not-representable', `this document cannot be given as ${format.toUpperCase()}: ${e.message}; ask for application/json`);
+      if (e instanceof OscalError)
+        throw refuse(
+          'not-representable',
+          `this document cannot be given as ${format.toUpperCase()}: ${e.message}; ask for application/json`,
+        );
       throw e;
     });
     await this.store.putRendition(id, doc.revision, format, blob);

@@ -5,10 +5,34 @@ import { decodeDocumentBytes, parseOscal, type Format, type ParsedDocument } fro
 import { applyContentIdentifier, dropEmptyDocumentIds } from '../oscal/identifiers.js';
 import { atLeast, validateDocument, type ValidationIssue } from '../oscal/validate/index.js';
 import { locateIssues } from '../oscal/validate/locate.js';
-import { type AccessRecord, type AttachmentInput, type RevisionInput, type DocumentRecord, type Grant, type ListQuery, type SortKey, type StoredFinding, type AccessStore, type BlobStore, type DocumentStore, type RevisionStore, type Visibility } from '../store/types.js';
+import {
+  type AccessRecord,
+  type AttachmentInput,
+  type RevisionInput,
+  type DocumentRecord,
+  type Grant,
+  type ListQuery,
+  type SortKey,
+  type StoredFinding,
+  type AccessStore,
+  type BlobStore,
+  type DocumentStore,
+  type RevisionStore,
+  type Visibility,
+} from '../store/types.js';
 import { blobOf } from './blobs.js';
 import { readRevision, retryWhenGone } from './content.js';
-import { forbidden, found, isErrorCode, MAX_ERROR_DETAILS, notFound, refuse, storeRefusal, unauthenticated, type ErrorDetail } from '../errors.js';
+import {
+  forbidden,
+  found,
+  isErrorCode,
+  MAX_ERROR_DETAILS,
+  notFound,
+  refuse,
+  storeRefusal,
+  unauthenticated,
+  type ErrorDetail,
+} from '../errors.js';
 import { fieldsOf, metadataOf, resourcesOf } from './fields.js';
 import { formatOfContentType } from './media-types.js';
 import { canonicalJson, planRenditions } from './renditions.js';
@@ -29,7 +53,14 @@ export interface Settings {
  * with the revision; with `enforce`, a refusal when any is at the reject level.
  */
 export interface WriteChecks {
-  findingsForWrite(identity: Identity, doc: ParsedDocument, schemaWarnings: ValidationIssue[], source: { text: string; format: Format }, base: string, enforce: boolean): Promise<StoredFinding[]>;
+  findingsForWrite(
+    identity: Identity,
+    doc: ParsedDocument,
+    schemaWarnings: ValidationIssue[],
+    source: { text: string; format: Format },
+    base: string,
+    enforce: boolean,
+  ): Promise<StoredFinding[]>;
 }
 
 function detail(issue: { path?: string; message: string; line?: number; column?: number }): ErrorDetail {
@@ -47,12 +78,19 @@ function warningsOf(doc: ParsedDocument): ValidationIssue[] {
 }
 
 /** Reads and checks a request body as OSCAL content of the expected model (D3 statuses). */
-export function readContent(body: Buffer, contentType: string | undefined, model: string | undefined): { doc: ParsedDocument; text: string; format: Format } {
+export function readContent(
+  body: Buffer,
+  contentType: string | undefined,
+  model: string | undefined,
+): { doc: ParsedDocument; text: string; format: Format } {
   const format = formatOfContentType(contentType);
   if (!format) {
-    throw refuse('unsupported-media-type', contentType
-      ? `Content-Type ${contentType} is not accepted; send application/json, application/xml or application/yaml`
-      : 'Content-Type is missing; send application/json, application/xml or application/yaml');
+    throw refuse(
+      'unsupported-media-type',
+      contentType
+        ? `Content-Type ${contentType} is not accepted; send application/json, application/xml or application/yaml`
+        : 'Content-Type is missing; send application/json, application/xml or application/yaml',
+    );
   }
   const text = bodyText(body, format);
   let doc: ParsedDocument;
@@ -61,25 +99,39 @@ export function readContent(body: Buffer, contentType: string | undefined, model
   } catch (e) {
     if (!(e instanceof OscalError)) throw e;
     if (SYNTAX_ERRORS.has(e.code) && isErrorCode(e.code)) {
-      throw refuse(e.code, `the body is not well-formed ${format.toUpperCase()}: ${e.message}`, { errors: [detail(e)] });
+      throw refuse(e.code, `the body is not well-formed ${format.toUpperCase()}: ${e.message}`, {
+        errors: [detail(e)],
+      });
     }
     throw refuse('invalid-oscal', `the body is not valid OSCAL: ${e.message}`, { errors: [detail(e)] });
   }
   // Rule 6 of generic-interface 2.2: an empty document-ids asks for the server's entry, which applyContentIdentifier then adds.
   dropEmptyDocumentIds((doc.content[doc.model] as { metadata?: unknown } | undefined)?.metadata);
   // The error body carries MAX_ERROR_DETAILS issues; one more tells that there were more.
-  const all = validateDocument(doc, { maxIssues: MAX_ERROR_DETAILS + 1, ...(model === undefined ? {} : { expectedModel: model }) });
+  const all = validateDocument(doc, {
+    maxIssues: MAX_ERROR_DETAILS + 1,
+    ...(model === undefined ? {} : { expectedModel: model }),
+  });
   const issues: ValidationIssue[] = all.filter((i) => atLeast(i.level, 'ERROR'));
   // Warnings (where NIST's own schemas disagree) do not refuse content; they are stored with the write's findings.
-  schemaWarnings.set(doc, all.filter((i) => !atLeast(i.level, 'ERROR')));
+  schemaWarnings.set(
+    doc,
+    all.filter((i) => !atLeast(i.level, 'ERROR')),
+  );
   if (issues.length) {
     locateIssues(text, format, issues.slice(0, MAX_ERROR_DETAILS));
     const first = issues[0]!;
-    const count = issues.length > MAX_ERROR_DETAILS ? `more than ${MAX_ERROR_DETAILS} problems` : `${issues.length} problem${issues.length > 1 ? 's' : ''}`;
-    const message = first.code === 'unexpected-model'
-      ? `this endpoint takes ${model} documents, but the body is a ${doc.model}`
-      : `the ${doc.model} is not valid OSCAL ${doc.version}: ${count}, the first: ${first.message}`;
-    throw refuse(first.code === 'unexpected-model' ? 'wrong-model' : 'invalid-oscal', message, { errors: issues.map(detail) });
+    const count =
+      issues.length > MAX_ERROR_DETAILS
+        ? `more than ${MAX_ERROR_DETAILS} problems`
+        : `${issues.length} problem${issues.length > 1 ? 's' : ''}`;
+    const message =
+      first.code === 'unexpected-model'
+        ? `this endpoint takes ${model} documents, but the body is a ${doc.model}`
+        : `the ${doc.model} is not valid OSCAL ${doc.version}: ${count}, the first: ${first.message}`;
+    throw refuse(first.code === 'unexpected-model' ? 'wrong-model' : 'invalid-oscal', message, {
+      errors: issues.map(detail),
+    });
   }
   return { doc, text, format };
 }
@@ -93,7 +145,8 @@ export function bodyText(body: Buffer, format: Format): string {
     return decodeDocumentBytes(body, format);
   } catch (e) {
     if (!(e instanceof OscalError)) throw e;
-    if (e.code === 'unsupported-encoding') throw refuse('unsupported-encoding', `the body cannot be read: ${e.message}`);
+    if (e.code === 'unsupported-encoding')
+      throw refuse('unsupported-encoding', `the body cannot be read: ${e.message}`);
     throw refuse('malformed', `the body cannot be read: ${e.message}`);
   }
 }
@@ -103,16 +156,25 @@ function inlineRenditions(...plan: Parameters<typeof planRenditions>): ReturnTyp
   try {
     return planRenditions(...plan);
   } catch (e) {
-    if (e instanceof OscalError) throw refuse('invalid-oscal', `the ${plan[0].model} is not valid OSCAL: ${e.message}`, { errors: [detail(e)] });
+    if (e instanceof OscalError)
+      throw refuse('invalid-oscal', `the ${plan[0].model} is not valid OSCAL: ${e.message}`, { errors: [detail(e)] });
     throw e;
   }
 }
 
 export class DocumentService {
-  constructor(private readonly store: DocumentStore & RevisionStore & BlobStore & AccessStore, private readonly settings: Settings, private readonly checks: WriteChecks) {}
+  constructor(
+    private readonly store: DocumentStore & RevisionStore & BlobStore & AccessStore,
+    private readonly settings: Settings,
+    private readonly checks: WriteChecks,
+  ) {}
 
   /** The document (of `model`, when given) and the caller's rights over it; 404 when it is absent or unreadable. */
-  async readable(identity: Identity, model: string | undefined, id: string): Promise<{ doc: DocumentRecord; rights: Rights }> {
+  async readable(
+    identity: Identity,
+    model: string | undefined,
+    id: string,
+  ): Promise<{ doc: DocumentRecord; rights: Rights }> {
     const doc = await this.store.getDocument(id);
     if (!doc || (model !== undefined && doc.model !== model)) throw notFound();
     const grants = grantsMatter(identity, doc) ? await this.store.grantsFor(doc.id, principalsOf(identity)) : [];
@@ -122,15 +184,33 @@ export class DocumentService {
   }
 
   /** The document, the caller's rights and the content of its current revision. */
-  async readableContent(identity: Identity, model: string, id: string): Promise<{ doc: DocumentRecord; rights: Rights; content: ParsedDocument }> {
+  async readableContent(
+    identity: Identity,
+    model: string,
+    id: string,
+  ): Promise<{ doc: DocumentRecord; rights: Rights; content: ParsedDocument }> {
     return retryWhenGone(async () => {
       const { doc, rights } = await this.readable(identity, model, id);
       return { doc, rights, content: await readRevision(this.store, id, doc.revision) };
     });
   }
 
-  private async revisionInput(identity: Identity & { kind: 'user' }, id: string, doc: ParsedDocument, body: Buffer, format: Format, enforce: boolean): Promise<RevisionInput> {
-    const findings = await this.checks.findingsForWrite(identity, doc, warningsOf(doc), { text: decodeDocumentBytes(body, format), format }, `${this.settings.publicUrl}/oscal/v1/${doc.model}/${id}`, enforce);
+  private async revisionInput(
+    identity: Identity & { kind: 'user' },
+    id: string,
+    doc: ParsedDocument,
+    body: Buffer,
+    format: Format,
+    enforce: boolean,
+  ): Promise<RevisionInput> {
+    const findings = await this.checks.findingsForWrite(
+      identity,
+      doc,
+      warningsOf(doc),
+      { text: decodeDocumentBytes(body, format), format },
+      `${this.settings.publicUrl}/oscal/v1/${doc.model}/${id}`,
+      enforce,
+    );
     const canonical = canonicalJson(doc);
     // Brotli of large documents would cost the request too much; they are served gzip or plain.
     const canonicalBlob = blobOf(canonical, canonical.length <= this.settings.inlineRenditionLimit);
@@ -146,17 +226,32 @@ export class DocumentService {
     };
   }
 
-  async create(identity: Identity, model: string, body: Buffer, contentType: string | undefined): Promise<{ record: DocumentRecord; jobs: string[]; findings: StoredFinding[] }> {
+  async create(
+    identity: Identity,
+    model: string,
+    body: Buffer,
+    contentType: string | undefined,
+  ): Promise<{ record: DocumentRecord; jobs: string[]; findings: StoredFinding[] }> {
     if (identity.kind === 'anonymous') throw unauthenticated();
     if (!mayCreate(identity)) throw refuse('forbidden', 'creating documents needs the writer or admin role');
     const { doc, format } = readContent(body, contentType, model);
     const outcome = applyContentIdentifier(metadataOf(doc.content, doc.model));
-    if (!outcome.ok) throw refuse('invalid-identifier', outcome.message, { errors: [{ path: `/${model}/metadata/document-ids`, message: outcome.message }] });
+    if (!outcome.ok)
+      throw refuse('invalid-identifier', outcome.message, {
+        errors: [{ path: `/${model}/metadata/document-ids`, message: outcome.message }],
+      });
     return this.storeNew(identity, outcome.id, doc, body, format, this.settings.defaultVisibility);
   }
 
   /** Stores a checked document, its content identifier already in place, as a new document. */
-  async storeNew(identity: Identity & { kind: 'user' }, id: string, doc: ParsedDocument, body: Buffer, format: Format, visibility: Visibility): Promise<{ record: DocumentRecord; jobs: string[]; findings: StoredFinding[] }> {
+  async storeNew(
+    identity: Identity & { kind: 'user' },
+    id: string,
+    doc: ParsedDocument,
+    body: Buffer,
+    format: Format,
+    visibility: Visibility,
+  ): Promise<{ record: DocumentRecord; jobs: string[]; findings: StoredFinding[] }> {
     try {
       const revision = await this.revisionInput(identity, id, doc, body, format, true);
       const { jobs } = await this.store.createDocument(
@@ -176,11 +271,28 @@ export class DocumentService {
    * findings refuse it unless `change.keepFindings` (a change of attachments, which would
    * otherwise be refused for what the content said before).
    */
-  async storeRevision(identity: Identity & { kind: 'user' }, id: string, doc: ParsedDocument, body: Buffer, format: Format,
-    change: { action?: string; detail?: Record<string, unknown>; attachments?: AttachmentInput[]; ifRevision?: number; keepFindings?: boolean } = {}): Promise<{ revision: number; jobs: string[] }> {
+  async storeRevision(
+    identity: Identity & { kind: 'user' },
+    id: string,
+    doc: ParsedDocument,
+    body: Buffer,
+    format: Format,
+    change: {
+      action?: string;
+      detail?: Record<string, unknown>;
+      attachments?: AttachmentInput[];
+      ifRevision?: number;
+      keepFindings?: boolean;
+    } = {},
+  ): Promise<{ revision: number; jobs: string[] }> {
     const revision = await this.revisionInput(identity, id, doc, body, format, change.keepFindings !== true);
     if (change.attachments) revision.attachments = change.attachments;
-    const audit = { actor: identity.name, action: change.action ?? 'document.replace', documentId: id, detail: change.detail ?? { format } };
+    const audit = {
+      actor: identity.name,
+      action: change.action ?? 'document.replace',
+      documentId: id,
+      detail: change.detail ?? { format },
+    };
     try {
       return await this.store.replaceDocument(id, revision, audit, change.ifRevision);
     } catch (e) {
@@ -189,7 +301,13 @@ export class DocumentService {
     }
   }
 
-  async replace(identity: Identity, model: string, id: string, body: Buffer, contentType: string | undefined): Promise<{ revision: number; jobs: string[] }> {
+  async replace(
+    identity: Identity,
+    model: string,
+    id: string,
+    body: Buffer,
+    contentType: string | undefined,
+  ): Promise<{ revision: number; jobs: string[] }> {
     if (identity.kind === 'anonymous') throw unauthenticated();
     const { rights } = await this.readable(identity, model, id);
     if (!rights.write) throw forbidden('change it');
@@ -208,7 +326,12 @@ export class DocumentService {
    * the bytes may hold what the stored form left out or changed (another content identifier,
    * comments, the layout), which readers of the document were never given.
    */
-  async original(identity: Identity, model: string, id: string, revision?: number): Promise<{ hash: string; format: Format }> {
+  async original(
+    identity: Identity,
+    model: string,
+    id: string,
+    revision?: number,
+  ): Promise<{ hash: string; format: Format }> {
     if (identity.kind === 'anonymous') throw unauthenticated();
     const { doc, rights } = await this.readable(identity, model, id);
     if (!rights.manage) throw forbidden('read the bytes it was sent as (only its owner or an admin may)');
@@ -217,10 +340,17 @@ export class DocumentService {
     return { hash: record.originalHash, format: record.originalFormat };
   }
 
-  async list(identity: Identity, model: string, options: { limit: number; q?: string; sort: SortKey; descending: boolean; after?: { key: string; id: string } }): Promise<DocumentRecord[]> {
+  async list(
+    identity: Identity,
+    model: string,
+    options: { limit: number; q?: string; sort: SortKey; descending: boolean; after?: { key: string; id: string } },
+  ): Promise<DocumentRecord[]> {
     const query: ListQuery = { model, ...options };
     if (!seesEveryDocument(identity)) {
-      query.readableBy = { principals: principalsOf(identity), ...(identity.kind === 'user' ? { userId: identity.name } : {}) };
+      query.readableBy = {
+        principals: principalsOf(identity),
+        ...(identity.kind === 'user' ? { userId: identity.name } : {}),
+      };
     }
     return this.store.listDocuments(query);
   }
@@ -230,9 +360,16 @@ export class DocumentService {
     const { rights } = await this.readable(identity, model, id);
     if (!rights.manage) throw forbidden('delete it (only its owner or an admin may)');
     try {
-      await this.store.deleteDocument(id, { actor: identity.name, action: 'document.delete', documentId: id, detail: { model } });
+      await this.store.deleteDocument(id, {
+        actor: identity.name,
+        action: 'document.delete',
+        documentId: id,
+        detail: { model },
+      });
     } catch (e) {
-      throw storeRefusal(e, { 'legal-hold': 'the document is under a legal hold and cannot be deleted; an admin must lift the hold first' });
+      throw storeRefusal(e, {
+        'legal-hold': 'the document is under a legal hold and cannot be deleted; an admin must lift the hold first',
+      });
     }
   }
 
@@ -243,13 +380,23 @@ export class DocumentService {
     return this.accessRecord(id);
   }
 
-  async setAccess(identity: Identity, model: string, id: string, change: { visibility?: Visibility; grants?: Grant[]; legalHold?: boolean }): Promise<AccessRecord> {
+  async setAccess(
+    identity: Identity,
+    model: string,
+    id: string,
+    change: { visibility?: Visibility; grants?: Grant[]; legalHold?: boolean },
+  ): Promise<AccessRecord> {
     await this.access(identity, model, id);
     if (change.legalHold !== undefined && !mayHoldLegally(identity)) {
       throw refuse('forbidden', 'only an admin may set or lift a legal hold');
     }
     try {
-      await this.store.setAccess(id, change, { actor: (identity as { name: string }).name, action: 'access.change', documentId: id, detail: change as Record<string, unknown> });
+      await this.store.setAccess(id, change, {
+        actor: (identity as { name: string }).name,
+        action: 'access.change',
+        documentId: id,
+        detail: change as Record<string, unknown>,
+      });
     } catch (e) {
       throw storeRefusal(e);
     }

@@ -16,7 +16,11 @@ const REQUEST_TYPES: Record<string, Format> = {
 
 export const CONTENT_MEDIA_TYPES = Object.keys(REQUEST_TYPES);
 
-export const RESPONSE_TYPE: Record<Format, string> = { json: 'application/json', xml: 'application/xml', yaml: 'application/yaml' };
+export const RESPONSE_TYPE: Record<Format, string> = {
+  json: 'application/json',
+  xml: 'application/xml',
+  yaml: 'application/yaml',
+};
 
 export function formatOfContentType(header: string | undefined): Format | undefined {
   if (!header) return undefined;
@@ -24,9 +28,13 @@ export function formatOfContentType(header: string | undefined): Format | undefi
 }
 
 const ACCEPTED: Record<string, Format> = {
-  'application/json': 'json', 'application/oscal+json': 'json',
-  'application/xml': 'xml', 'text/xml': 'xml', 'application/oscal+xml': 'xml',
-  'application/yaml': 'yaml', 'text/yaml': 'yaml',
+  'application/json': 'json',
+  'application/oscal+json': 'json',
+  'application/xml': 'xml',
+  'text/xml': 'xml',
+  'application/oscal+xml': 'xml',
+  'application/yaml': 'yaml',
+  'text/yaml': 'yaml',
 };
 
 /**
@@ -54,7 +62,11 @@ export function negotiate<T>(accept: string, accepted: Readonly<Record<string, T
   if (!accept.trim()) return wildcard;
   let best: { value: T; q: number } | undefined;
   for (const part of accept.split(',')) {
-    const [type, ...params] = part.trim().toLowerCase().split(';').map((s) => s.trim());
+    const [type, ...params] = part
+      .trim()
+      .toLowerCase()
+      .split(';')
+      .map((s) => s.trim());
     const qParam = params.find((p) => p.startsWith('q='));
     const q = qParam ? Number(qParam.slice(2)) : 1;
     if (!type || !(q > 0)) continue;
@@ -65,7 +77,10 @@ export function negotiate<T>(accept: string, accepted: Readonly<Record<string, T
 }
 
 /** What a validation report may be given as. */
-const REPORT_TYPES: Record<string, 'json' | 'sarif'> = { 'application/json': 'json', 'application/sarif+json': 'sarif' };
+const REPORT_TYPES: Record<string, 'json' | 'sarif'> = {
+  'application/json': 'json',
+  'application/sarif+json': 'sarif',
+};
 
 export const REPORT_MEDIA_TYPE = { json: 'application/json', sarif: 'application/sarif+json' } as const;
 

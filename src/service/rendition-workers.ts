@@ -20,9 +20,14 @@ export class RenditionWorkers {
 
   /** Lets each worker finish the job in hand, then waits for it to exit. */
   async stop(): Promise<void> {
-    await Promise.all(this.workers.map((w) => new Promise<void>((resolve) => {
-      w.once('exit', () => resolve());
-      w.postMessage('stop');
-    })));
+    await Promise.all(
+      this.workers.map(
+        (w) =>
+          new Promise<void>((resolve) => {
+            w.once('exit', () => resolve());
+            w.postMessage('stop');
+          }),
+      ),
+    );
   }
 }

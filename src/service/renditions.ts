@@ -12,9 +12,17 @@ export function renditionBlob(doc: ParsedDocument, format: Format): BlobInput {
 }
 
 /** The renditions to make now, and the formats left to workers. */
-export function planRenditions(doc: ParsedDocument, canonical: Buffer, canonicalBlob: BlobInput, inlineLimit: number): { renditions: { format: Format; blob: BlobInput }[]; pendingFormats: Format[] } {
+export function planRenditions(
+  doc: ParsedDocument,
+  canonical: Buffer,
+  canonicalBlob: BlobInput,
+  inlineLimit: number,
+): { renditions: { format: Format; blob: BlobInput }[]; pendingFormats: Format[] } {
   const json = { format: 'json' as const, blob: canonicalBlob };
   const others = FORMATS.filter((f) => f !== 'json');
   if (canonical.length > inlineLimit) return { renditions: [json], pendingFormats: others };
-  return { renditions: [json, ...others.map((format) => ({ format, blob: renditionBlob(doc, format) }))], pendingFormats: [] };
+  return {
+    renditions: [json, ...others.map((format) => ({ format, blob: renditionBlob(doc, format) }))],
+    pendingFormats: [],
+  };
 }

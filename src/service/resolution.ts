@@ -3,7 +3,13 @@ import type { Identity } from '../auth/identity.js';
 import { OscalError } from '../oscal/errors.js';
 import { decodeDocumentBytes, parseOscal } from '../oscal/formats/index.js';
 import { CONTENT_UUID_SCHEME } from '../oscal/identifiers.js';
-import { ResolutionError, resolveProfile, type ImportLoader, type LoadedDocument, type ResolvedCatalog } from '../oscal/resolve/index.js';
+import {
+  ResolutionError,
+  resolveProfile,
+  type ImportLoader,
+  type LoadedDocument,
+  type ResolvedCatalog,
+} from '../oscal/resolve/index.js';
 import type { BlobStore, RevisionStore, SnapshotRecord } from '../store/types.js';
 import { AmbiguousAlias, type AliasService } from './aliases.js';
 import type { AttachmentService } from './attachments.js';
@@ -27,7 +33,8 @@ export interface ResolutionSettings {
 const FETCH_TIMEOUT_MS = 30_000;
 
 /** Paths of this server that name a stored document (or a document's attachment). */
-const STORED_PATH = /^\/(?:oscal\/v1\/[a-z-]+\/[0-9a-fA-F-]{36}(?:\/attachment\/[0-9a-fA-F-]{36})?|api\/v1\/[a-z-]+\/[0-9a-fA-F-]{36})$/;
+const STORED_PATH =
+  /^\/(?:oscal\/v1\/[a-z-]+\/[0-9a-fA-F-]{36}(?:\/attachment\/[0-9a-fA-F-]{36})?|api\/v1\/[a-z-]+\/[0-9a-fA-F-]{36})$/;
 
 function urlOf(href: string, base: string): URL | undefined {
   try {
@@ -41,21 +48,32 @@ function urlOf(href: string, base: string): URL | undefined {
 
 /** Why nothing answered an import, and the two ways to make it resolve. */
 function unresolvedReason(href: string, url: URL | undefined): string {
-  const network = url && (url.protocol === 'https:' || url.protocol === 'http:') ? `, and its host ${url.hostname} is not allowed (--resolve-allow-host)` : '';
-  return `no document you may read is known by it (aliases), the import map has no entry for it${network}. `
-    + `Store the document it names and give it the alias "${href}" (?alias= on its POST or PUT, or PUT /oscal/v1/{model}/{id}/aliases), `
-    + `or start the server with --resolve-map "${url?.href ?? href}=FILE"`;
+  const network =
+    url && (url.protocol === 'https:' || url.protocol === 'http:')
+      ? `, and its host ${url.hostname} is not allowed (--resolve-allow-host)`
+      : '';
+  return (
+    `no document you may read is known by it (aliases), the import map has no entry for it${network}. ` +
+    `Store the document it names and give it the alias "${href}" (?alias= on its POST or PUT, or PUT /oscal/v1/{model}/{id}/aliases), ` +
+    `or start the server with --resolve-map "${url?.href ?? href}=FILE"`
+  );
 }
 
-const notFound = (href: string, why: string) => new ResolutionError('import-not-found', `import "${href}": ${why}`, href);
-const tooLarge = (href: string) => new ResolutionError('import-not-readable', `import "${href}" is larger than this server fetches`, href);
+const notFound = (href: string, why: string) =>
+  new ResolutionError('import-not-found', `import "${href}": ${why}`, href);
+const tooLarge = (href: string) =>
+  new ResolutionError('import-not-readable', `import "${href}" is larger than this server fetches`, href);
 
 function readable(bytes: Buffer, href: string): Record<string, unknown> {
   try {
     return parseOscal(decodeDocumentBytes(bytes)).content;
   } catch (e) {
     const where = e instanceof OscalError && e.line !== undefined ? ` (line ${e.line})` : '';
-    throw new ResolutionError('import-not-readable', `import "${href}" is not readable OSCAL${where}: ${e instanceof Error ? e.message : String(e)}`, href);
+    throw new ResolutionError(
+      'import-not-readable',
+      `import "${href}" is not readable OSCAL${where}: ${e instanceof Error ? e.message : String(e)}`,
+      href,
+    );
   }
 }
 
@@ -128,18 +146,28 @@ export class ResolutionService {
       return { ...resolved, revision };
     } catch (e) {
       if (!(e instanceof ResolutionError)) throw e;
-      throw refuse(e.code, `the profile cannot be resolved: ${e.message}`, { errors: [{ path: e.chain.join(' > '), message: e.message }] });
+      throw refuse(e.code, `the profile cannot be resolved: ${e.message}`, {
+        errors: [{ path: e.chain.join(' > '), message: e.message }],
+      });
     }
   }
 
   /** POST resolved-snapshot: resolve now and keep the result, typed resolved-profile. */
-  async snapshot(identity: Identity, id: string, body: Buffer, contentType: string | undefined): Promise<SnapshotRecord> {
+  async snapshot(
+    identity: Identity,
+    id: string,
+    body: Buffer,
+    contentType: string | undefined,
+  ): Promise<SnapshotRecord> {
     const notes = parseNotes(body, contentType, { labels: [], types: [] });
     await this.snapshots.writable(identity, 'profile', id, 'save resolutions of it');
     notes.types = [RESOLVED_TYPE, ...notes.types.filter((t) => t !== RESOLVED_TYPE)];
     const at = new Date();
     const resolved = await this.resolve(identity, id, at);
-    return this.snapshots.save(identity, id, 'resolved', resolved.revision, resolved.document, notes, { at, warnings: resolved.warnings });
+    return this.snapshots.save(identity, id, 'resolved', resolved.revision, resolved.document, notes, {
+      at,
+      warnings: resolved.warnings,
+    });
   }
 
   /**
@@ -151,7 +179,11 @@ export class ResolutionService {
   }
 
   /** The current revision of a document `identity` may read, as JSON. */
-  private async current(identity: Identity, model: string, id: string): Promise<{ revision: number; json: Record<string, unknown> }> {
+  private async current(
+    identity: Identity,
+    model: string,
+    id: string,
+  ): Promise<{ revision: number; json: Record<string, unknown> }> {
     return retryWhenGone(async () => {
       const { doc } = await this.documents.readable(identity, model, id);
       return { revision: doc.revision, json: await revisionJson(this.store, doc.id, doc.revision) };
@@ -169,7 +201,8 @@ export class ResolutionService {
     if (aliased) return aliased;
     const file = this.settings.importMap.get(href) ?? (url && this.settings.importMap.get(url.href));
     if (file) return this.loadFile(file, href, url?.href ?? href);
-    if (url && (url.protocol === 'https:' || url.protocol === 'http:') && this.settings.allowHosts.has(url.hostname)) return this.fetch(href, url);
+    if (url && (url.protocol === 'https:' || url.protocol === 'http:') && this.settings.allowHosts.has(url.hostname))
+      return this.fetch(href, url);
     throw notFound(href, unresolvedReason(href, url));
   }
 
@@ -178,11 +211,15 @@ export class ResolutionService {
     try {
       doc = await this.aliases.find(identity, href);
     } catch (e) {
-      if (e instanceof AmbiguousAlias) throw new ResolutionError('import-not-found', `import "${href}": ${e.message}`, href);
+      if (e instanceof AmbiguousAlias)
+        throw new ResolutionError('import-not-found', `import "${href}": ${e.message}`, href);
       throw e;
     }
     if (!doc) return undefined;
-    return { document: (await this.current(identity, doc.model, doc.id)).json, base: this.documentUrl(doc.model, doc.id) };
+    return {
+      document: (await this.current(identity, doc.model, doc.id)).json,
+      base: this.documentUrl(doc.model, doc.id),
+    };
   }
 
   /** The path of a URL of this server's documents, below its public URL. */
@@ -227,7 +264,11 @@ export class ResolutionService {
       if (bytes.length > this.settings.maxFetch) throw tooLarge(href);
     } catch (e) {
       if (e instanceof ResolutionError) throw e;
-      throw new ResolutionError('import-not-readable', `import "${href}" could not be fetched: ${e instanceof Error ? e.message : String(e)}`, href);
+      throw new ResolutionError(
+        'import-not-readable',
+        `import "${href}" could not be fetched: ${e instanceof Error ? e.message : String(e)}`,
+        href,
+      );
     }
     return { document: readable(bytes, href), base: url.href };
   }

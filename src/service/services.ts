@@ -35,9 +35,19 @@ export function createServices(store: Store, settings: ServiceSettings) {
   const attachments = new AttachmentService(store, documents, settings.publicUrl);
   const snapshots = new SnapshotService(store, documents);
   const aliases = new AliasService(store, documents);
-  const resolution = new ResolutionService(store, documents, attachments, snapshots, aliases, { publicUrl: settings.publicUrl, maxFetch: settings.maxFetch, ...settings.imports });
+  const resolution = new ResolutionService(store, documents, attachments, snapshots, aliases, {
+    publicUrl: settings.publicUrl,
+    maxFetch: settings.maxFetch,
+    ...settings.imports,
+  });
   const constraintSets = new ConstraintSetService(store);
-  validation = new ValidationService(store, documents, constraintSets, (identity) => resolution.importLoader(identity), settings);
+  validation = new ValidationService(
+    store,
+    documents,
+    constraintSets,
+    (identity) => resolution.importLoader(identity),
+    settings,
+  );
   return {
     documents,
     aliases,

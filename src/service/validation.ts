@@ -2,7 +2,14 @@ import type { Identity } from '../auth/identity.js';
 import { checkConstraints, severity, type Level } from '../oscal/constraints/index.js';
 import { decodeDocumentBytes, type Format, type ParsedDocument } from '../oscal/formats/index.js';
 import type { ImportLoader } from '../oscal/resolve/index.js';
-import { atLeast, constraintIssues, validateFully, validateParsed, type ValidationIssue, type ValidationResult } from '../oscal/validate/index.js';
+import {
+  atLeast,
+  constraintIssues,
+  validateFully,
+  validateParsed,
+  type ValidationIssue,
+  type ValidationResult,
+} from '../oscal/validate/index.js';
 import { locateIssues } from '../oscal/validate/locate.js';
 import type { BlobStore, RevisionStore, StoredFinding } from '../store/types.js';
 import { gunzip } from './blobs.js';
@@ -63,8 +70,18 @@ export class ValidationService {
    * The schema's warnings and the model constraints' findings on content about to be stored as `base`, located in `text`;
    * with `enforce`, those at the reject level or above refuse the write (422).
    */
-  async findingsForWrite(identity: Identity, doc: ParsedDocument, schemaWarnings: ValidationIssue[], source: { text: string; format: Format }, base: string, enforce: boolean): Promise<StoredFinding[]> {
-    const issues = [...schemaWarnings.map((w) => ({ ...w })), ...constraintIssues(await checkConstraints(doc, { loader: this.loaders(identity), base }))];
+  async findingsForWrite(
+    identity: Identity,
+    doc: ParsedDocument,
+    schemaWarnings: ValidationIssue[],
+    source: { text: string; format: Format },
+    base: string,
+    enforce: boolean,
+  ): Promise<StoredFinding[]> {
+    const issues = [
+      ...schemaWarnings.map((w) => ({ ...w })),
+      ...constraintIssues(await checkConstraints(doc, { loader: this.loaders(identity), base })),
+    ];
     locateIssues(source.text, source.format, issues);
     if (enforce) this.refuseAtRejectLevel(doc, issues);
     return issues.map(storedFinding);
@@ -72,44 +89,75 @@ export class ValidationService {
 
   private refuseAtRejectLevel(doc: ParsedDocument, issues: ValidationIssue[]): void {
     const level = this.settings.rejectLevel;
-    const refused = issues.filter((i) => atLeast(i.level, level)).sort((a, b) => severity(b.level ?? 'ERROR') - severity(a.level ?? 'ERROR'));
+    const refused = issues
+      .filter((i) => atLeast(i.level, level))
+      .sort((a, b) => severity(b.level ?? 'ERROR') - severity(a.level ?? 'ERROR'));
     if (refused.length === 0) return;
     const count = refused.length > MAX_ERROR_DETAILS ? `more than ${MAX_ERROR_DETAILS}` : String(refused.length);
-    throw refuse('invalid-oscal',
+    throw refuse(
+      'invalid-oscal',
       `the ${doc.model} has ${count} finding${refused.length === 1 ? '' : 's'} at ${level} or above against OSCAL ${doc.version}'s schemas and constraints, the first: ${refused[0]!.message} [${refused[0]!.constraintId ?? refused[0]!.code}]`,
-      { errors: refused.map(issueDetail) });
+      { errors: refused.map(issueDetail) },
+    );
   }
 
   /** POST /validate: any content, checked without storing it. */
-  async validateBody(identity: Identity, body: Buffer, contentType: string | undefined, setNames: readonly string[]): Promise<ValidationResult> {
+  async validateBody(
+    identity: Identity,
+    body: Buffer,
+    contentType: string | undefined,
+    setNames: readonly string[],
+  ): Promise<ValidationResult> {
     if (identity.kind === 'anonymous') throw unauthenticated();
     const format = formatOfContentType(contentType);
     if (!format) {
-      throw refuse('unsupported-media-type', 'send the content as application/json, application/xml or application/yaml');
+      throw refuse(
+        'unsupported-media-type',
+        'send the content as application/json, application/xml or application/yaml',
+      );
     }
     const sets = await this.constraintSets.sets(identity, setNames);
     const text = bodyText(body, format);
     // Relative references resolve as they would once the content is stored (../profile/{id} is a stored profile).
-    return validateFully(text, { format, sets, loader: this.loaders(identity), baseOf: (doc) => `${this.settings.publicUrl}/oscal/v1/${doc.model}/${(doc.content[doc.model] as { uuid?: string }).uuid ?? ''}` });
+    return validateFully(text, {
+      format,
+      sets,
+      loader: this.loaders(identity),
+      baseOf: (doc) =>
+        `${this.settings.publicUrl}/oscal/v1/${doc.model}/${(doc.content[doc.model] as { uuid?: string }).uuid ?? ''}`,
+    });
   }
 
   /**
    * GET /{model}/{id}/validation: the current revision checked now (the documents it reaches may
    * have changed), located in the bytes it was sent as, beside what was found when it was stored.
    */
-  async validateStored(identity: Identity, model: string, id: string, setNames: readonly string[]): Promise<ValidationResult & { revision: number; stored: StoredFinding[] }> {
+  async validateStored(
+    identity: Identity,
+    model: string,
+    id: string,
+    setNames: readonly string[],
+  ): Promise<ValidationResult & { revision: number; stored: StoredFinding[] }> {
     if (identity.kind === 'anonymous' && setNames.length > 0) throw unauthenticated();
     const sets = await this.constraintSets.sets(identity, setNames);
     const { doc, record, original } = await retryWhenGone(async () => {
       const { doc: stored } = await this.documents.readable(identity, model, id);
       const revision = await revisionRecord(this.store, id, stored.revision);
-      return { doc: await readRevision(this.store, id, stored.revision), record: revision, original: await this.store.getBlob(revision.originalHash) };
+      return {
+        doc: await readRevision(this.store, id, stored.revision),
+        record: revision,
+        original: await this.store.getBlob(revision.originalHash),
+      };
     });
     const base = `${this.settings.publicUrl}/oscal/v1/${model}/${id}`;
     const result = await validateParsed(doc, { sets, loader: this.loaders(identity), base });
     if (original) {
       try {
-        locateIssues(decodeDocumentBytes(gunzip(original), record.originalFormat), record.originalFormat, result.issues);
+        locateIssues(
+          decodeDocumentBytes(gunzip(original), record.originalFormat),
+          record.originalFormat,
+          result.issues,
+        );
       } catch {
         // Bytes that no longer decode leave the findings without positions; their paths still say where.
       }

@@ -37,14 +37,29 @@ export const LATEST_SCHEMA = Math.max(...MIGRATIONS.map((m) => m.version));
  * here nor in BOOKKEEPING stops a backup: it would otherwise be silently left out.
  */
 export const TABLES = [
-  'users', 'tokens', 'blobs', 'documents', 'revisions', 'renditions', 'grants', 'jobs', 'attachments', 'snapshots', 'document_aliases', 'audit_log', 'constraint_sets',
+  'users',
+  'tokens',
+  'blobs',
+  'documents',
+  'revisions',
+  'renditions',
+  'grants',
+  'jobs',
+  'attachments',
+  'snapshots',
+  'document_aliases',
+  'audit_log',
+  'constraint_sets',
 ] as const;
 
 /** Tables whose content the backup carries otherwise: the schema version in the header, the sequences in their record. */
 export const BOOKKEEPING = new Set(['schema_migrations', 'revision_ids', 'sqlite_sequence']);
 
 /** Numbers a store gives once only: a restore continues after the last one given, not after the largest one kept. */
-export const SEQUENCES = [{ table: 'revisions', column: 'record_id' }, { table: 'audit_log', column: 'id' }] as const;
+export const SEQUENCES = [
+  { table: 'revisions', column: 'record_id' },
+  { table: 'audit_log', column: 'id' },
+] as const;
 export const sequenceName = (s: (typeof SEQUENCES)[number]) => `${s.table}.${s.column}`;
 
 export interface BackupHeader {
@@ -71,7 +86,9 @@ export class BackupFormatError extends Error {}
 export class StoreStateError extends Error {}
 
 export function refusal(documents: number): StoreStateError {
-  return new StoreStateError(`the target store holds ${documents} document${documents === 1 ? '' : 's'}: restore only into an empty store (a new data directory or an empty database); nothing was changed`);
+  return new StoreStateError(
+    `the target store holds ${documents} document${documents === 1 ? '' : 's'}: restore only into an empty store (a new data directory or an empty database); nothing was changed`,
+  );
 }
 
 export interface RestoreOutcome {
@@ -85,7 +102,10 @@ export interface RestoreOutcome {
 export function tablesToCopy(present: Iterable<string>): string[] {
   const names = new Set(present);
   const unknown = [...names].filter((n) => !BOOKKEEPING.has(n) && !(TABLES as readonly string[]).includes(n));
-  if (unknown.length) throw new BackupFormatError(`the store has tables this backup does not know (${unknown.join(', ')}): refusing to write a backup that leaves them out`);
+  if (unknown.length)
+    throw new BackupFormatError(
+      `the store has tables this backup does not know (${unknown.join(', ')}): refusing to write a backup that leaves them out`,
+    );
   return TABLES.filter((t) => names.has(t));
 }
 
@@ -130,7 +150,13 @@ export class BackupWriter {
   }
 
   header(header: Omit<BackupHeader, 'format' | 'formatVersion' | 'createdAt'>): Promise<void> {
-    const full: BackupHeader = { format: BACKUP_FORMAT, formatVersion: BACKUP_FORMAT_VERSION, schemaVersion: header.schemaVersion, source: header.source, createdAt: new Date().toISOString() };
+    const full: BackupHeader = {
+      format: BACKUP_FORMAT,
+      formatVersion: BACKUP_FORMAT_VERSION,
+      schemaVersion: header.schemaVersion,
+      source: header.source,
+      createdAt: new Date().toISOString(),
+    };
     return this.line(full);
   }
 
@@ -148,13 +174,16 @@ export class BackupWriter {
     for (const i of current.binary) {
       const v = values[i];
       if (v === null || v === undefined) continue;
-      if (!Buffer.isBuffer(v)) throw new Error(`${current.header.table}.${current.header.columns[i]} holds ${typeof v}, not bytes`);
+      if (!Buffer.isBuffer(v))
+        throw new Error(`${current.header.table}.${current.header.columns[i]} holds ${typeof v}, not bytes`);
       line[i] = v.length;
       bytes.push(v);
     }
     for (let i = 0; i < line.length; i++) {
-      if (Buffer.isBuffer(line[i])) throw new Error(`${current.header.table}.${current.header.columns[i]} holds bytes but is not a byte column`);
-      if (typeof line[i] === 'bigint') line[i] = safeNumber(line[i] as bigint, `${current.header.table}.${current.header.columns[i]}`);
+      if (Buffer.isBuffer(line[i]))
+        throw new Error(`${current.header.table}.${current.header.columns[i]} holds bytes but is not a byte column`);
+      if (typeof line[i] === 'bigint')
+        line[i] = safeNumber(line[i] as bigint, `${current.header.table}.${current.header.columns[i]}`);
     }
     await this.line(line);
     for (const b of bytes) await this.put(b, b.length >= FLUSH_BYTES);
@@ -258,7 +287,8 @@ export class ByteReader {
         base += length;
       }
       scanned = base;
-      if (scanned > MAX_LINE) throw new BackupFormatError('a record of the backup is longer than any this software writes');
+      if (scanned > MAX_LINE)
+        throw new BackupFormatError('a record of the backup is longer than any this software writes');
       if (!(await this.pull())) {
         if (this.buffered === 0) return undefined;
         throw new BackupFormatError('the backup ends in the middle of a record: it is truncated');
@@ -268,7 +298,8 @@ export class ByteReader {
 
   async bytes(n: number): Promise<Buffer> {
     while (this.buffered < n) {
-      if (!(await this.pull())) throw new BackupFormatError('the backup ends in the middle of a record: it is truncated');
+      if (!(await this.pull()))
+        throw new BackupFormatError('the backup ends in the middle of a record: it is truncated');
     }
     return n === 0 ? Buffer.alloc(0) : this.take(n);
   }
@@ -313,14 +344,22 @@ export async function readHeader(reader: ByteReader): Promise<BackupHeader> {
   try {
     first = parseRecord(await reader.line());
   } catch (e) {
-    if (e instanceof BackupFormatError && !e.message.startsWith('this is not')) throw new BackupFormatError('this is not an oscal-depot backup');
+    if (e instanceof BackupFormatError && !e.message.startsWith('this is not'))
+      throw new BackupFormatError('this is not an oscal-depot backup');
     throw e;
   }
-  if (!isObject(first) || first.format !== BACKUP_FORMAT) throw new BackupFormatError('this is not an oscal-depot backup');
-  if (first.formatVersion !== BACKUP_FORMAT_VERSION) throw new BackupFormatError(`the backup is in format version ${String(first.formatVersion)}; this oscal-depot reads version ${BACKUP_FORMAT_VERSION}`);
-  if (!Number.isInteger(first.schemaVersion) || (first.schemaVersion as number) < 1) throw new BackupFormatError('the backup does not say which schema it holds');
+  if (!isObject(first) || first.format !== BACKUP_FORMAT)
+    throw new BackupFormatError('this is not an oscal-depot backup');
+  if (first.formatVersion !== BACKUP_FORMAT_VERSION)
+    throw new BackupFormatError(
+      `the backup is in format version ${String(first.formatVersion)}; this oscal-depot reads version ${BACKUP_FORMAT_VERSION}`,
+    );
+  if (!Number.isInteger(first.schemaVersion) || (first.schemaVersion as number) < 1)
+    throw new BackupFormatError('the backup does not say which schema it holds');
   if ((first.schemaVersion as number) > LATEST_SCHEMA) {
-    throw new BackupFormatError(`the backup holds schema ${String(first.schemaVersion)}, newer than this oscal-depot's ${LATEST_SCHEMA}: restore it with the version that made it, or a later one`);
+    throw new BackupFormatError(
+      `the backup holds schema ${String(first.schemaVersion)}, newer than this oscal-depot's ${LATEST_SCHEMA}: restore it with the version that made it, or a later one`,
+    );
   }
   return first as unknown as BackupHeader;
 }
@@ -338,7 +377,10 @@ export async function readRecords(reader: ByteReader, target: RestoreTarget): Pr
     if (typeof record.table === 'string') {
       const header = tableHeaderOf(record);
       const position = (TABLES as readonly string[]).indexOf(header.table);
-      if (position <= lastTable) throw new BackupFormatError(`the backup holds table ${header.table} ${position < 0 ? 'which this oscal-depot does not know' : 'out of order'}`);
+      if (position <= lastTable)
+        throw new BackupFormatError(
+          `the backup holds table ${header.table} ${position < 0 ? 'which this oscal-depot does not know' : 'out of order'}`,
+        );
       lastTable = position;
       await target.table(header);
       const binary = header.binary.map((c) => header.columns.indexOf(c));
@@ -346,18 +388,27 @@ export async function readRecords(reader: ByteReader, target: RestoreTarget): Pr
       for (;;) {
         const line = parseRecord(await reader.line());
         if (Array.isArray(line)) {
-          if (line.length !== header.columns.length) throw new BackupFormatError(`a row of ${header.table} has ${line.length} values for ${header.columns.length} columns: the backup is damaged`);
+          if (line.length !== header.columns.length)
+            throw new BackupFormatError(
+              `a row of ${header.table} has ${line.length} values for ${header.columns.length} columns: the backup is damaged`,
+            );
           const values = line as Value[];
           for (const i of binary) {
             const n = values[i];
             if (n === null) continue;
-            if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw new BackupFormatError(`a row of ${header.table} has no byte length for ${header.columns[i]}: the backup is damaged`);
+            if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0)
+              throw new BackupFormatError(
+                `a row of ${header.table} has no byte length for ${header.columns[i]}: the backup is damaged`,
+              );
             values[i] = await reader.bytes(n);
           }
           await target.row(values);
           rows++;
         } else if (isObject(line) && line.end === header.table) {
-          if (line.rows !== rows) throw new BackupFormatError(`table ${header.table} should have ${String(line.rows)} rows and has ${rows}: the backup is damaged`);
+          if (line.rows !== rows)
+            throw new BackupFormatError(
+              `table ${header.table} should have ${String(line.rows)} rows and has ${rows}: the backup is damaged`,
+            );
           break;
         } else {
           throw new BackupFormatError(`table ${header.table} does not end as it should: the backup is damaged`);
@@ -368,7 +419,8 @@ export async function readRecords(reader: ByteReader, target: RestoreTarget): Pr
     } else if (isObject(record.sequences)) {
       const values: Record<string, number> = {};
       for (const [name, n] of Object.entries(record.sequences)) {
-        if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw new BackupFormatError(`sequence ${name} is not a number: the backup is damaged`);
+        if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0)
+          throw new BackupFormatError(`sequence ${name} is not a number: the backup is damaged`);
         values[name] = n;
       }
       await target.sequences(values);
@@ -376,9 +428,13 @@ export async function readRecords(reader: ByteReader, target: RestoreTarget): Pr
       const expected = record.tables;
       const names = new Set([...Object.keys(expected), ...Object.keys(counts)]);
       for (const name of names) {
-        if (expected[name] !== counts[name]) throw new BackupFormatError(`table ${name} should have ${String(expected[name] ?? 0)} rows and has ${counts[name] ?? 0}: the backup is damaged`);
+        if (expected[name] !== counts[name])
+          throw new BackupFormatError(
+            `table ${name} should have ${String(expected[name] ?? 0)} rows and has ${counts[name] ?? 0}: the backup is damaged`,
+          );
       }
-      if (!(await reader.atEnd())) throw new BackupFormatError('data follows the final record of the backup: it is damaged');
+      if (!(await reader.atEnd()))
+        throw new BackupFormatError('data follows the final record of the backup: it is damaged');
       return counts;
     } else {
       throw new BackupFormatError('the backup holds a record this oscal-depot does not know: it is damaged');
@@ -387,11 +443,14 @@ export async function readRecords(reader: ByteReader, target: RestoreTarget): Pr
 }
 
 function tableHeaderOf(record: Record<string, unknown>): TableHeader {
-  const strings = (v: unknown) => Array.isArray(v) && v.every((s) => typeof s === 'string') ? (v as string[]) : undefined;
+  const strings = (v: unknown) =>
+    Array.isArray(v) && v.every((s) => typeof s === 'string') ? (v as string[]) : undefined;
   const columns = strings(record.columns);
   const binary = strings(record.binary);
   if (!columns || !binary || !binary.every((c) => columns.includes(c)) || new Set(columns).size !== columns.length) {
-    throw new BackupFormatError(`the columns of table ${String(record.table)} are not described: the backup is damaged`);
+    throw new BackupFormatError(
+      `the columns of table ${String(record.table)} are not described: the backup is damaged`,
+    );
   }
   return { table: record.table as string, columns, binary };
 }
@@ -401,6 +460,8 @@ export function checkColumns(table: string, backup: string[], target: string[]):
   const missing = backup.filter((c) => !target.includes(c));
   const extra = target.filter((c) => !backup.includes(c));
   if (missing.length || extra.length) {
-    throw new BackupFormatError(`table ${table} of the backup does not match the store's (${[...missing.map((c) => `backup only: ${c}`), ...extra.map((c) => `store only: ${c}`)].join(', ')})`);
+    throw new BackupFormatError(
+      `table ${table} of the backup does not match the store's (${[...missing.map((c) => `backup only: ${c}`), ...extra.map((c) => `store only: ${c}`)].join(', ')})`,
+    );
   }
 }

@@ -4,7 +4,14 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { BackupFormatError, BackupWriter, ByteReader, readHeader, type BackupHeader, type RestoreOutcome } from './backup-format.js';
+import {
+  BackupFormatError,
+  BackupWriter,
+  ByteReader,
+  readHeader,
+  type BackupHeader,
+  type RestoreOutcome,
+} from './backup-format.js';
 import { sqlitePath, type StoreConfig } from './index.js';
 import { backupPostgres, restorePostgres } from './postgres/postgres-backup.js';
 import { backupSqlite, restoreSqlite } from './sqlite/sqlite-backup.js';
@@ -41,7 +48,11 @@ async function* decompressed(input: Readable): AsyncGenerator<Buffer> {
     }
   } catch (e) {
     if (!isZlibError(e)) throw e;
-    throw new BackupFormatError(started ? `the backup is damaged or truncated (${(e as Error).message})` : 'this is not an oscal-depot backup (it is not gzip-compressed)');
+    throw new BackupFormatError(
+      started
+        ? `the backup is damaged or truncated (${(e as Error).message})`
+        : 'this is not an oscal-depot backup (it is not gzip-compressed)',
+    );
   } finally {
     gunzip.destroy();
     input.unpipe(gunzip);
@@ -52,11 +63,16 @@ async function* decompressed(input: Readable): AsyncGenerator<Buffer> {
  * Restores the backup read from `input` into the store of `config`, which must hold no document.
  * The file's first record is checked before the target is touched.
  */
-export async function restoreStore(config: StoreConfig, input: Readable): Promise<RestoreOutcome & { header: BackupHeader }> {
+export async function restoreStore(
+  config: StoreConfig,
+  input: Readable,
+): Promise<RestoreOutcome & { header: BackupHeader }> {
   const reader = new ByteReader(decompressed(input));
   try {
     const header = await readHeader(reader);
-    const outcome = config.databaseUrl ? await restorePostgres(config.databaseUrl, header, reader) : await restoreSqlite(sqlitePath(config), header, reader);
+    const outcome = config.databaseUrl
+      ? await restorePostgres(config.databaseUrl, header, reader)
+      : await restoreSqlite(sqlitePath(config), header, reader);
     return { ...outcome, header };
   } finally {
     await reader.close();

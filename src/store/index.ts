@@ -17,6 +17,7 @@ export function sqlitePath(config: StoreConfig): string {
 }
 
 export async function openStore(config: StoreConfig, options: { connections?: number } = {}): Promise<Store> {
-  if (config.databaseUrl) return PostgresStore.open(config.databaseUrl, { ...(options.connections ? { max: options.connections } : {}) });
+  if (config.databaseUrl)
+    return PostgresStore.open(config.databaseUrl, { ...(options.connections ? { max: options.connections } : {}) });
   return new SqliteStore(sqlitePath(config));
 }

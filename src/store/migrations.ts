@@ -13,9 +13,21 @@ type Dialect = 'sqlite' | 'postgres';
 
 /** The few column types the two dialects spell differently. */
 const TYPES = {
-  sqlite: { bytes: 'BLOB', bigint: 'INTEGER', bool: 'INTEGER NOT NULL DEFAULT 0', serial: 'INTEGER PRIMARY KEY AUTOINCREMENT', sorted: '' },
+  sqlite: {
+    bytes: 'BLOB',
+    bigint: 'INTEGER',
+    bool: 'INTEGER NOT NULL DEFAULT 0',
+    serial: 'INTEGER PRIMARY KEY AUTOINCREMENT',
+    sorted: '',
+  },
   // Text that is sorted or paged on compares bytewise, as SQLite does.
-  postgres: { bytes: 'BYTEA', bigint: 'BIGINT', bool: 'BOOLEAN NOT NULL DEFAULT FALSE', serial: 'BIGSERIAL PRIMARY KEY', sorted: ' COLLATE "C"' },
+  postgres: {
+    bytes: 'BYTEA',
+    bigint: 'BIGINT',
+    bool: 'BOOLEAN NOT NULL DEFAULT FALSE',
+    serial: 'BIGSERIAL PRIMARY KEY',
+    sorted: ' COLLATE "C"',
+  },
 } as const;
 
 function schemaV1(dialect: Dialect): string {

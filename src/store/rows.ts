@@ -1,7 +1,20 @@
 import type { Format } from '../oscal/formats/index.js';
 import type {
-  AliasRecord, AliasSource, AttachmentRecord, AuditRecord, ConstraintSetRecord, DocumentFields, DocumentRecord, JobRecord, JobStatus, RevisionInput, RevisionRecord, Role, SnapshotKind,
-  SnapshotRecord, TokenRecord,
+  AliasRecord,
+  AliasSource,
+  AttachmentRecord,
+  AuditRecord,
+  ConstraintSetRecord,
+  DocumentFields,
+  DocumentRecord,
+  JobRecord,
+  JobStatus,
+  RevisionInput,
+  RevisionRecord,
+  Role,
+  SnapshotKind,
+  SnapshotRecord,
+  TokenRecord,
 } from './types.js';
 
 /** A row as either backend returns it (SQLite: 0/1 for booleans; PostgreSQL: bigint as text). */
@@ -45,7 +58,13 @@ export function jobOf(row: Row): JobRecord {
 }
 
 export function tokenOf(row: Row): TokenRecord {
-  const token: TokenRecord = { id: row.id as string, userId: row.user_id as string, userName: row.user_name as string, role: row.role as Role, createdAt: row.created_at as string };
+  const token: TokenRecord = {
+    id: row.id as string,
+    userId: row.user_id as string,
+    userName: row.user_name as string,
+    role: row.role as Role,
+    createdAt: row.created_at as string,
+  };
   if (row.expires_at !== null) token.expiresAt = row.expires_at as string;
   if (row.revoked_at !== null) token.revokedAt = row.revoked_at as string;
   if (row.last_used_at !== null) token.lastUsedAt = row.last_used_at as string;
@@ -90,7 +109,12 @@ export function findingsColumn(revision: RevisionInput): string | null {
 }
 
 export function auditOf(row: Row): AuditRecord {
-  const entry: AuditRecord = { id: Number(row.id), at: row.at as string, actor: row.actor as string, action: row.action as string };
+  const entry: AuditRecord = {
+    id: Number(row.id),
+    at: row.at as string,
+    actor: row.actor as string,
+    action: row.action as string,
+  };
   if (row.document_id !== null) entry.documentId = row.document_id as string;
   if (row.detail !== null) entry.detail = JSON.parse(row.detail as string);
   return entry;
@@ -98,27 +122,38 @@ export function auditOf(row: Row): AuditRecord {
 
 /** The same bytes stored again: a gzip copy replaces a plain one, as content readers need gzip. */
 /** A document's aliases, as both backends list them. */
-export const ALIASES_OF = (id: string) => `SELECT source, alias, lookup_key FROM document_aliases WHERE document_id = ${id} ORDER BY source, alias, lookup_key`;
+export const ALIASES_OF = (id: string) =>
+  `SELECT source, alias, lookup_key FROM document_aliases WHERE document_id = ${id} ORDER BY source, alias, lookup_key`;
 
 export const BLOB_MERGE = `br = COALESCE(blobs.br, excluded.br),
   gzip = CASE WHEN blobs.plain AND NOT excluded.plain THEN excluded.gzip ELSE blobs.gzip END, plain = blobs.plain AND excluded.plain`;
 
 /** Every blob a document refers to, for collection once it is deleted. */
-export const DOCUMENT_BLOBS = (id: string) => `SELECT canonical_hash AS h FROM revisions WHERE document_id = ${id} UNION SELECT original_hash FROM revisions WHERE document_id = ${id}
+export const DOCUMENT_BLOBS = (
+  id: string,
+) => `SELECT canonical_hash AS h FROM revisions WHERE document_id = ${id} UNION SELECT original_hash FROM revisions WHERE document_id = ${id}
   UNION SELECT blob_hash FROM renditions WHERE document_id = ${id} UNION SELECT blob_hash FROM attachments WHERE document_id = ${id}
   UNION SELECT canonical_hash FROM snapshots WHERE document_id = ${id}`;
 
 /** The condition that nothing refers to the blob `hash` (an SQL expression). */
-export const UNREFERENCED = (hash: string) => `NOT EXISTS (SELECT 1 FROM revisions WHERE canonical_hash = ${hash} OR original_hash = ${hash})
+export const UNREFERENCED = (
+  hash: string,
+) => `NOT EXISTS (SELECT 1 FROM revisions WHERE canonical_hash = ${hash} OR original_hash = ${hash})
   AND NOT EXISTS (SELECT 1 FROM renditions WHERE blob_hash = ${hash}) AND NOT EXISTS (SELECT 1 FROM attachments WHERE blob_hash = ${hash})
   AND NOT EXISTS (SELECT 1 FROM snapshots WHERE canonical_hash = ${hash})`;
 
 /** The documents table's list-field columns for a revision's fields. */
 export function fieldColumns(f: DocumentFields) {
   return {
-    title: f.title, title_lower: f.title.toLowerCase(), version: f.version, oscal_version: f.oscalVersion,
-    published: f.published ?? null, last_modified: f.lastModified, document_ids: JSON.stringify(f.documentIds),
-    markings: JSON.stringify(f.markings), remarks: f.remarks ?? null,
+    title: f.title,
+    title_lower: f.title.toLowerCase(),
+    version: f.version,
+    oscal_version: f.oscalVersion,
+    published: f.published ?? null,
+    last_modified: f.lastModified,
+    document_ids: JSON.stringify(f.documentIds),
+    markings: JSON.stringify(f.markings),
+    remarks: f.remarks ?? null,
   };
 }
 
@@ -157,8 +192,16 @@ export function snapshotOf(row: Row): SnapshotRecord {
 
 export function snapshotColumns(s: Omit<SnapshotRecord, 'updatedAt'>) {
   return {
-    id: s.id, document_id: s.documentId, kind: s.kind, revision: s.revision, canonical_hash: s.canonicalHash,
-    description: s.description ?? null, labels: JSON.stringify(s.labels), types: JSON.stringify(s.types),
-    warnings: s.warnings ? JSON.stringify(s.warnings) : null, author: s.author, created_at: s.createdAt,
+    id: s.id,
+    document_id: s.documentId,
+    kind: s.kind,
+    revision: s.revision,
+    canonical_hash: s.canonicalHash,
+    description: s.description ?? null,
+    labels: JSON.stringify(s.labels),
+    types: JSON.stringify(s.types),
+    warnings: s.warnings ? JSON.stringify(s.warnings) : null,
+    author: s.author,
+    created_at: s.createdAt,
   };
 }

@@ -243,7 +243,6 @@ export interface AuditFilter {
   documentId?: string;
 }
 
-
 export type { AccessStore } from './interfaces/access.js';
 export type { AliasStore } from './interfaces/aliases.js';
 export type { AttachmentStore } from './interfaces/attachments.js';

@@ -39,14 +39,28 @@ function idCases(name: string, id: string, expect: number | readonly number[]): 
     { name: `${name} → PUT generic`, method: 'PUT', path: doc, headers: JSON_TYPE, body: () => catalogJson(), expect },
     { name: `${name} → DELETE generic`, method: 'DELETE', path: doc, expect },
     { name: `${name} → GET access`, method: 'GET', path: `${doc}/access`, expect },
-    { name: `${name} → PUT access`, method: 'PUT', path: `${doc}/access`, headers: JSON_TYPE, body: () => '{"visibility":"public"}', expect },
+    {
+      name: `${name} → PUT access`,
+      method: 'PUT',
+      path: `${doc}/access`,
+      headers: JSON_TYPE,
+      body: () => '{"visibility":"public"}',
+      expect,
+    },
     { name: `${name} → GET job`, method: 'GET', path: `/oscal/v1/jobs/${id}`, expect },
     { name: `${name} → GET registry`, method: 'GET', path: reg, expect },
     { name: `${name} → DELETE registry`, method: 'DELETE', path: reg, expect },
     { name: `${name} → GET registry versions`, method: 'GET', path: `${reg}/versions`, expect },
     { name: `${name} → DELETE registry version`, method: 'DELETE', path: `${reg}/versions/1`, expect },
     // The body's content-uuid differs from the path: 409 where the path could name a document.
-    { name: `${name} → PUT registry`, method: 'PUT', path: reg, headers: JSON_TYPE, body: () => catalogJson(), expect: typeof expect === 'number' && expect === 404 ? [404, 409] : expect },
+    {
+      name: `${name} → PUT registry`,
+      method: 'PUT',
+      path: reg,
+      headers: JSON_TYPE,
+      body: () => catalogJson(),
+      expect: typeof expect === 'number' && expect === 404 ? [404, 409] : expect,
+    },
   ];
 }
 
@@ -54,7 +68,7 @@ const QUERIES: Record<string, string> = {
   'negative limit': '?limit=-1',
   'limit beyond the maximum': '?limit=1000000',
   'limit as text': '?limit=ten',
-  'SQL in sort': "?sort=title%3B%20DROP%20TABLE%20documents",
+  'SQL in sort': '?sort=title%3B%20DROP%20TABLE%20documents',
   'SQL in the cursor': "?cursor='%20OR%201%3D1--",
   'forged cursor': `?cursor=${Buffer.from('["zzz","\' OR 1=1"').toString('base64url')}`,
   'NUL in q': '?q=a%00b',
@@ -71,17 +85,69 @@ export const ids: Category = {
       { name: `${name} → registry list`, method: 'GET', path: `/api/v1/catalogs${query}`, expect: 400 },
     ]),
     { name: 'SQL in an audit filter', method: 'GET', path: "/oscal/v1/audit?since='%20OR%201%3D1--", expect: 400 },
-    { name: 'SQL in a version number', method: 'GET', path: `/api/v1/catalogs/${seeds.registryCatalog}/versions/1%20OR%201%3D1`, expect: 400 },
-    { name: 'traversal in a version number', method: 'DELETE', path: `/api/v1/catalogs/${seeds.registryCatalog}/versions/..%2F..%2F1`, expect: 400 },
-    { name: 'SQL-ish content-uuid in a document-ids entry → POST upload', method: 'POST', path: '/api/upload', headers: JSON_TYPE, expect: 400,
-      body: () => catalogJson({ extraMetadata: ',"document-ids":[{"scheme":"http://oscal.io/oscal/identifier/contentuuid","identifier":"\' OR \'1\'=\'1"}]' }) },
-    { name: 'SQL-ish content-uuid in a document-ids entry → POST generic', method: 'POST', path: '/oscal/v1/catalog', headers: JSON_TYPE, expect: 422,
-      body: () => catalogJson({ extraMetadata: ',"document-ids":[{"scheme":"http://oscal.io/oscal/identifier/contentuuid","identifier":"1; DROP TABLE documents"}]' }) },
-    { name: 'traversal as the content-uuid → POST generic', method: 'POST', path: '/oscal/v1/catalog', headers: JSON_TYPE, expect: 422,
-      body: () => catalogJson({ extraMetadata: ',"document-ids":[{"scheme":"http://oscal.io/oscal/identifier/contentuuid","identifier":"../../etc/passwd"}]' }) },
-    { name: 'SQL-ish principal in a grant', method: 'PUT', path: `/oscal/v1/catalog/${seeds.catalog}/access`, headers: JSON_TYPE, expect: 400,
-      body: () => '{"grants":[{"principal":"user:x\' OR \'1\'=\'1 --","permission":"write"}]}' },
-    { name: 'SQL-ish permission in a grant', method: 'PUT', path: `/oscal/v1/catalog/${seeds.catalog}/access`, headers: JSON_TYPE, expect: 400,
-      body: () => '{"grants":[{"principal":"user:x","permission":"write\'; UPDATE documents SET owner=\'x"}]}' },
+    {
+      name: 'SQL in a version number',
+      method: 'GET',
+      path: `/api/v1/catalogs/${seeds.registryCatalog}/versions/1%20OR%201%3D1`,
+      expect: 400,
+    },
+    {
+      name: 'traversal in a version number',
+      method: 'DELETE',
+      path: `/api/v1/catalogs/${seeds.registryCatalog}/versions/..%2F..%2F1`,
+      expect: 400,
+    },
+    {
+      name: 'SQL-ish content-uuid in a document-ids entry → POST upload',
+      method: 'POST',
+      path: '/api/upload',
+      headers: JSON_TYPE,
+      expect: 400,
+      body: () =>
+        catalogJson({
+          extraMetadata:
+            ',"document-ids":[{"scheme":"http://oscal.io/oscal/identifier/contentuuid","identifier":"\' OR \'1\'=\'1"}]',
+        }),
+    },
+    {
+      name: 'SQL-ish content-uuid in a document-ids entry → POST generic',
+      method: 'POST',
+      path: '/oscal/v1/catalog',
+      headers: JSON_TYPE,
+      expect: 422,
+      body: () =>
+        catalogJson({
+          extraMetadata:
+            ',"document-ids":[{"scheme":"http://oscal.io/oscal/identifier/contentuuid","identifier":"1; DROP TABLE documents"}]',
+        }),
+    },
+    {
+      name: 'traversal as the content-uuid → POST generic',
+      method: 'POST',
+      path: '/oscal/v1/catalog',
+      headers: JSON_TYPE,
+      expect: 422,
+      body: () =>
+        catalogJson({
+          extraMetadata:
+            ',"document-ids":[{"scheme":"http://oscal.io/oscal/identifier/contentuuid","identifier":"../../etc/passwd"}]',
+        }),
+    },
+    {
+      name: 'SQL-ish principal in a grant',
+      method: 'PUT',
+      path: `/oscal/v1/catalog/${seeds.catalog}/access`,
+      headers: JSON_TYPE,
+      expect: 400,
+      body: () => '{"grants":[{"principal":"user:x\' OR \'1\'=\'1 --","permission":"write"}]}',
+    },
+    {
+      name: 'SQL-ish permission in a grant',
+      method: 'PUT',
+      path: `/oscal/v1/catalog/${seeds.catalog}/access`,
+      headers: JSON_TYPE,
+      expect: 400,
+      body: () => '{"grants":[{"principal":"user:x","permission":"write\'; UPDATE documents SET owner=\'x"}]}',
+    },
   ],
 };

@@ -54,7 +54,9 @@ const NOT_OSCAL: Record<string, string> = {
   'two models': '{"catalog":{},"profile":{}}',
   '__proto__ as the root': '{"__proto__":{"catalog":{}}}',
   '__proto__ inside the model': catalogJson({ extra: ',"__proto__":{"isAdmin":true}' }),
-  'constructor.prototype inside the metadata': catalogJson({ extraMetadata: ',"constructor":{"prototype":{"isAdmin":true}}' }),
+  'constructor.prototype inside the metadata': catalogJson({
+    extraMetadata: ',"constructor":{"prototype":{"isAdmin":true}}',
+  }),
   'an unknown oscal-version': catalogJson().replace('"1.1.2"', '"9.9.9"'),
   'oscal-version as a number': catalogJson().replace('"1.1.2"', '1.1'),
   'a uuid that is no UUID': catalogJson({ uuid: "' OR '1'='1" }),
@@ -65,13 +67,17 @@ const NOT_OSCAL: Record<string, string> = {
 };
 
 /** A form's file that is XML or YAML is a format the registry does not take (415), not broken JSON (registry-api 7, 8). */
-const OTHER_FORMATS = new Set(['XML sent as JSON', 'YAML sent as JSON'].map((name) => `${name} → POST upload as a form`));
+const OTHER_FORMATS = new Set(
+  ['XML sent as JSON', 'YAML sent as JSON'].map((name) => `${name} → POST upload as a form`),
+);
 const asOtherFormat = (c: HttpCase): HttpCase => (OTHER_FORMATS.has(c.name) ? { ...c, expect: 415 } : c);
 
 export const json: Category = {
   name: 'malformed JSON',
   cases: (seeds) => [
-    ...Object.entries(MALFORMED).flatMap(([name, body]) => everyJsonWrite(seeds, name, () => body, 400).map(asOtherFormat)),
+    ...Object.entries(MALFORMED).flatMap(([name, body]) =>
+      everyJsonWrite(seeds, name, () => body, 400).map(asOtherFormat),
+    ),
     ...Object.entries(NOT_OSCAL).flatMap(([name, body]) => everyJsonWrite(seeds, name, () => body, 422)),
   ],
 };

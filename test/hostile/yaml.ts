@@ -11,9 +11,13 @@ const MALFORMED: Record<string, string> = {
   'alias bomb': ALIAS_BOMB,
   'alias bomb inside the document': catalogYaml(`  back-matter: &r\n    resources: [*r, *r]\n`),
   'alias of the metadata': `${catalogYaml()}  params: &p [{id: p1}]\n  controls: [{id: c1, title: t, params: *p}]\n`,
-  'merge key from an anchor': catalogYaml().replace('  metadata:\n', '  metadata: &m\n') + '  back-matter:\n    <<: *m\n',
+  'merge key from an anchor':
+    catalogYaml().replace('  metadata:\n', '  metadata: &m\n') + '  back-matter:\n    <<: *m\n',
   'self-referencing anchor': 'catalog: &c\n  uuid: x\n  metadata: *c\n',
-  'JavaScript function tag': catalogYaml().replace('title: Hostile', 'title: !!js/function "function () { return process.exit(1) }"'),
+  'JavaScript function tag': catalogYaml().replace(
+    'title: Hostile',
+    'title: !!js/function "function () { return process.exit(1) }"',
+  ),
   'Python object tag': catalogYaml().replace('title: Hostile', 'title: !!python/object/apply:os.system ["true"]'),
   'verbatim regexp tag': catalogYaml().replace('title: Hostile', 'title: !<tag:yaml.org,2002:js/regexp> /x/'),
   'local tag': catalogYaml().replace('title: Hostile', 'title: !evil x'),

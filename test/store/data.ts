@@ -6,13 +6,27 @@ import type { Format } from '../../src/oscal/formats/index.js';
 import { blobOf } from '../../src/service/blobs.js';
 import type { AuditEntry, DocumentFields, ListQuery, RevisionInput, Visibility } from '../../src/store/types.js';
 
-export const canonicalText = (content: string) => `${JSON.stringify({ catalog: { uuid: content, metadata: { title: content } } }, null, 2)}\n`;
-export const originalText = (content: string) => `<catalog xmlns="http://csrc.nist.gov/ns/oscal/1.0" uuid="${content}"><metadata><title>${content}</title></metadata></catalog>`;
-export const renditionText = (content: string, format: Format) => format === 'json' ? canonicalText(content)
-  : format === 'xml' ? `<?xml version="1.0" encoding="UTF-8"?>\n${originalText(content)}\n` : `catalog:\n  uuid: ${content}\n  metadata:\n    title: ${content}\n`;
+export const canonicalText = (content: string) =>
+  `${JSON.stringify({ catalog: { uuid: content, metadata: { title: content } } }, null, 2)}\n`;
+export const originalText = (content: string) =>
+  `<catalog xmlns="http://csrc.nist.gov/ns/oscal/1.0" uuid="${content}"><metadata><title>${content}</title></metadata></catalog>`;
+export const renditionText = (content: string, format: Format) =>
+  format === 'json'
+    ? canonicalText(content)
+    : format === 'xml'
+      ? `<?xml version="1.0" encoding="UTF-8"?>\n${originalText(content)}\n`
+      : `catalog:\n  uuid: ${content}\n  metadata:\n    title: ${content}\n`;
 
 export function fields(title: string, extra: Partial<DocumentFields> = {}): DocumentFields {
-  return { title, version: '1.0', oscalVersion: '1.1.2', lastModified: '2024-05-01T12:00:00Z', documentIds: [], markings: [], ...extra };
+  return {
+    title,
+    version: '1.0',
+    oscalVersion: '1.1.2',
+    lastModified: '2024-05-01T12:00:00Z',
+    documentIds: [],
+    markings: [],
+    ...extra,
+  };
 }
 
 /**
@@ -20,7 +34,17 @@ export function fields(title: string, extra: Partial<DocumentFields> = {}): Docu
  * share content (or are handed the same `original`). The JSON rendition is the canonical blob
  * itself, as the service stores it.
  */
-export function revision(content: string, docFields: DocumentFields, options: { renditions?: Format[]; pending?: Format[]; author?: string; original?: string; originalFormat?: Format } = {}): RevisionInput {
+export function revision(
+  content: string,
+  docFields: DocumentFields,
+  options: {
+    renditions?: Format[];
+    pending?: Format[];
+    author?: string;
+    original?: string;
+    originalFormat?: Format;
+  } = {},
+): RevisionInput {
   const canonical = blobOf(Buffer.from(canonicalText(content)), true);
   return {
     canonical,
@@ -28,7 +52,10 @@ export function revision(content: string, docFields: DocumentFields, options: { 
     originalFormat: options.originalFormat ?? 'xml',
     author: options.author ?? 'alice',
     fields: docFields,
-    renditions: (options.renditions ?? ['json']).map((format) => ({ format, blob: format === 'json' ? canonical : blobOf(Buffer.from(renditionText(content, format)), true) })),
+    renditions: (options.renditions ?? ['json']).map((format) => ({
+      format,
+      blob: format === 'json' ? canonical : blobOf(Buffer.from(renditionText(content, format)), true),
+    })),
     pendingFormats: options.pending ?? [],
   };
 }
@@ -40,7 +67,12 @@ export function newDoc(id: string, owner = 'alice', visibility: Visibility = 'pr
   return { id, model, owner, visibility };
 }
 
-export const audit = (action: string, documentId: string, actor = 'alice', detail: Record<string, unknown> = { model: 'catalog' }): AuditEntry => ({ actor, action, documentId, detail });
+export const audit = (
+  action: string,
+  documentId: string,
+  actor = 'alice',
+  detail: Record<string, unknown> = { model: 'catalog' },
+): AuditEntry => ({ actor, action, documentId, detail });
 
 export function listQuery(query: Partial<ListQuery> = {}): ListQuery {
   return { model: 'catalog', sort: 'title', descending: false, limit: 100, ...query };

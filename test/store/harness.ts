@@ -24,7 +24,10 @@ export interface Backend {
 }
 
 /** Through the factory the server uses, checking it built the backend under test. */
-export async function openThrough(config: { dataDir: string; databaseUrl?: string }, kind: Store['kind']): Promise<Store> {
+export async function openThrough(
+  config: { dataDir: string; databaseUrl?: string },
+  kind: Store['kind'],
+): Promise<Store> {
   const store = await openStore(config);
   if (store.kind !== kind) {
     await store.close();
@@ -33,7 +36,12 @@ export async function openThrough(config: { dataDir: string; databaseUrl?: strin
   return store;
 }
 
-function suite(name: string, open: () => Promise<Store>, cleanup: () => Promise<void>, tests: (backend: Backend) => void): void {
+function suite(
+  name: string,
+  open: () => Promise<Store>,
+  cleanup: () => Promise<void>,
+  tests: (backend: Backend) => void,
+): void {
   describe(name, () => {
     after(cleanup);
 
@@ -55,7 +63,12 @@ export function conformance(concern: string, tests: (backend: Backend) => void):
   {
     const dir = mkdtempSync(join(tmpdir(), 'oscal-depot-sqlite-'));
     let opened = 0;
-    suite(`store conformance, ${concern}: SQLite`, () => openThrough({ dataDir: join(dir, `store-${++opened}`) }, 'sqlite'), async () => rmSync(dir, { recursive: true, force: true }), tests);
+    suite(
+      `store conformance, ${concern}: SQLite`,
+      () => openThrough({ dataDir: join(dir, `store-${++opened}`) }, 'sqlite'),
+      async () => rmSync(dir, { recursive: true, force: true }),
+      tests,
+    );
   }
 
   const databaseUrl = TEST_DATABASE_URL;
@@ -63,10 +76,15 @@ export function conformance(concern: string, tests: (backend: Backend) => void):
     const databases = new ScratchDatabases(databaseUrl);
     // A PostgreSQL store keeps nothing in the data directory, but the configuration names one.
     const dataDir = mkdtempSync(join(tmpdir(), 'oscal-depot-pg-'));
-    suite(`store conformance, ${concern}: PostgreSQL`, async () => openThrough({ dataDir, databaseUrl: await databases.create() }, 'postgres'), async () => {
-      rmSync(dataDir, { recursive: true, force: true });
-      await databases.dropAll();
-    }, tests);
+    suite(
+      `store conformance, ${concern}: PostgreSQL`,
+      async () => openThrough({ dataDir, databaseUrl: await databases.create() }, 'postgres'),
+      async () => {
+        rmSync(dataDir, { recursive: true, force: true });
+        await databases.dropAll();
+      },
+      tests,
+    );
   } else {
     // support/postgres.js has said so on the console.
     test(`store conformance, ${concern}: ${SKIP_MESSAGE}`, { skip: true }, () => {});

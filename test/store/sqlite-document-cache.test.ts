@@ -28,15 +28,22 @@ describe('SQLite: document records kept between writes', () => {
       await sleep(5);
       assert.equal((await here.getDocument(id))!.visibility, 'public');
       await here.setAccess(id, { visibility: 'private', legalHold: true }, audit('access.change', id));
-      assert.deepEqual([(await here.getDocument(id))!.visibility, (await here.getDocument(id))!.legalHold], ['private', true]);
+      assert.deepEqual(
+        [(await here.getDocument(id))!.visibility, (await here.getDocument(id))!.legalHold],
+        ['private', true],
+      );
       await here.setAccess(id, { legalHold: false }, audit('access.change', id));
       await other.replaceDocument(id, revision('two', fields('Two')), audit('document.replace', id));
       await sleep(5);
       const replaced = (await here.getDocument(id))!;
       assert.deepEqual([replaced.revision, replaced.title], [2, 'Two']);
-      assert.throws(() => {
-        (replaced as { title: string }).title = 'changed by a caller';
-      }, TypeError, 'a kept record is shared by every caller, so it cannot be changed');
+      assert.throws(
+        () => {
+          (replaced as { title: string }).title = 'changed by a caller';
+        },
+        TypeError,
+        'a kept record is shared by every caller, so it cannot be changed',
+      );
       await other.deleteDocument(id, audit('document.delete', id));
       await sleep(5);
       assert.equal(await here.getDocument(id), undefined);

@@ -18,25 +18,43 @@ export const TEST_NS = 'https://example.org/ns/oscal-depot-test';
 /** The server takes a document's content uuid from document-ids (generic-interface 2.2); these use their own uuid. */
 const CONTENT_UUID_SCHEME = 'http://oscal.io/oscal/identifier/contentuuid';
 const documentIds = (uuid: string) => [{ scheme: CONTENT_UUID_SCHEME, identifier: uuid }];
-const meta = (title: string, uuid: string) => ({ title, 'last-modified': '2024-01-01T00:00:00Z', version: '1', 'oscal-version': '1.1.2', 'document-ids': documentIds(uuid) });
+const meta = (title: string, uuid: string) => ({
+  title,
+  'last-modified': '2024-01-01T00:00:00Z',
+  version: '1',
+  'oscal-version': '1.1.2',
+  'document-ids': documentIds(uuid),
+});
 
 export function webCatalog(uuid = CATALOG_UUID): Json {
   return {
     catalog: {
       uuid,
       metadata: meta('Audit controls', uuid),
-      controls: ['au-1', 'au-2', 'au-3'].map((id) => ({ id, title: `Control ${id}`, parts: [{ id: `${id}_smt`, name: 'statement', prose: `The ${id} statement.` }] })),
+      controls: ['au-1', 'au-2', 'au-3'].map((id) => ({
+        id,
+        title: `Control ${id}`,
+        parts: [{ id: `${id}_smt`, name: 'statement', prose: `The ${id} statement.` }],
+      })),
     },
   };
 }
 
 export function webProfile(): Json {
-  return { profile: { uuid: PROFILE_UUID, metadata: meta('Audit baseline', PROFILE_UUID), imports: [{ href: `../catalog/${CATALOG_UUID}`, 'include-controls': [{ 'with-ids': ['au-1', 'au-2'] }] }] } };
+  return {
+    profile: {
+      uuid: PROFILE_UUID,
+      metadata: meta('Audit baseline', PROFILE_UUID),
+      imports: [{ href: `../catalog/${CATALOG_UUID}`, 'include-controls': [{ 'with-ids': ['au-1', 'au-2'] }] }],
+    },
+  };
 }
 
 /** ssp-example, importing the baseline above and declaring a hosting tier (which the test set restricts). */
 export function webSsp(): Json {
-  const doc = JSON.parse(readFileSync(join(CONTENT, 'oscal-content@88bb8de', 'examples', 'ssp', 'json', 'ssp-example.json'), 'utf8')) as Json;
+  const doc = JSON.parse(
+    readFileSync(join(CONTENT, 'oscal-content@88bb8de', 'examples', 'ssp', 'json', 'ssp-example.json'), 'utf8'),
+  ) as Json;
   const ssp = doc['system-security-plan'];
   ssp.metadata['document-ids'] = documentIds(ssp.uuid);
   ssp['import-profile'].href = `../profile/${PROFILE_UUID}`;

@@ -15,7 +15,11 @@ export function assertErrorBody(res: ApiResponse, status: number, message?: RegE
   assert.match(String(res.headers['content-type']), /^application\/json\b/, 'an error body is JSON');
   const body = res.json() as ErrorBody;
   assert.equal(typeof body, 'object');
-  assert.deepEqual(Object.keys(body).filter((k) => !['status-code', 'code', 'message', 'errors'].includes(k)), [], 'no other members in an error body');
+  assert.deepEqual(
+    Object.keys(body).filter((k) => !['status-code', 'code', 'message', 'errors'].includes(k)),
+    [],
+    'no other members in an error body',
+  );
   assert.equal(body['status-code'], status, 'status-code equals the HTTP status');
   assert.equal(typeof body.code, 'string');
   assert.ok(body.code.length > 0, 'code is not empty');

@@ -21,10 +21,14 @@ export function pngImage(width = 8, height = 8): Buffer {
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header.set([8, 2, 0, 0, 0], 8); // 8 bits per sample, truecolour, no interlace
-  const rows = Buffer.concat(Array.from({ length: height }, () => Buffer.concat([Buffer.from([0]), randomBytes(width * 3)])));
+  const rows = Buffer.concat(
+    Array.from({ length: height }, () => Buffer.concat([Buffer.from([0]), randomBytes(width * 3)])),
+  );
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', header), pngChunk('IDAT', deflateSync(rows)), pngChunk('IEND', Buffer.alloc(0)),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(rows)),
+    pngChunk('IEND', Buffer.alloc(0)),
   ]);
 }
 
@@ -51,7 +55,9 @@ export function pdfDocument(text: string): Buffer {
 }
 
 /** A multipart/form-data body as fetch's FormData encodes it (the way browsers do). */
-export async function formBody(parts: { field: string; bytes: Buffer; filename: string; type: string }[]): Promise<{ body: Buffer; contentType: string }> {
+export async function formBody(
+  parts: { field: string; bytes: Buffer; filename: string; type: string }[],
+): Promise<{ body: Buffer; contentType: string }> {
   const form = new FormData();
   for (const p of parts) form.append(p.field, new Blob([p.bytes], { type: p.type }), p.filename);
   const request = new Request('http://localhost/', { method: 'POST', body: form });

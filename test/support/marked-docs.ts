@@ -10,9 +10,20 @@ import { CONTENT, REV5_A849 } from './shared.js';
 export const CONTENT_UUID_SCHEME = 'http://oscal.io/oscal/identifier/contentuuid';
 
 /** NIST's small example catalog (16 KB). */
-export const BASIC_CATALOG_JSON = join(CONTENT, 'oscal-content@88bb8de', 'examples', 'catalog', 'json', 'basic-catalog.json');
+export const BASIC_CATALOG_JSON = join(
+  CONTENT,
+  'oscal-content@88bb8de',
+  'examples',
+  'catalog',
+  'json',
+  'basic-catalog.json',
+);
 /** The 800-53 rev5 privacy baseline resolved catalog (554 KB: above the size rendered inline). */
-export const PRIVACY_RESOLVED_JSON = join(REV5_A849, 'json', 'NIST_SP-800-53_rev5_PRIVACY-baseline-resolved-profile_catalog.json');
+export const PRIVACY_RESOLVED_JSON = join(
+  REV5_A849,
+  'json',
+  'NIST_SP-800-53_rev5_PRIVACY-baseline-resolved-profile_catalog.json',
+);
 
 export interface MarkedDoc {
   /** The JSON content as posted. */
@@ -41,7 +52,8 @@ export function markedCatalog(label: string, options: { path?: string; contentUu
   content.catalog.uuid = rootUuid;
   metadata.title = title;
   metadata.remarks = typeof metadata.remarks === 'string' ? `${marker}\n\n${metadata.remarks}` : marker;
-  if (options.contentUuid) metadata['document-ids'] = [{ scheme: CONTENT_UUID_SCHEME, identifier: options.contentUuid }];
+  if (options.contentUuid)
+    metadata['document-ids'] = [{ scheme: CONTENT_UUID_SCHEME, identifier: options.contentUuid }];
   return { content, body: JSON.stringify(content, null, 2), title, rootUuid, marker };
 }
 

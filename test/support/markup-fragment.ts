@@ -7,7 +7,13 @@ export function readMarkupFragment(xml: string): MarkupNode[] {
   const root: MarkupElement = { name: '#root', attrs: {}, children: [] };
   const stack = [root];
   parser.on('opentag', (tag) => {
-    const el: MarkupElement = { name: tag.name, attrs: { ...(tag.attributes as Record<string, string>) }, children: [], line: parser.line, column: parser.column };
+    const el: MarkupElement = {
+      name: tag.name,
+      attrs: { ...(tag.attributes as Record<string, string>) },
+      children: [],
+      line: parser.line,
+      column: parser.column,
+    };
     stack[stack.length - 1]?.children.push(el);
     stack.push(el);
   });

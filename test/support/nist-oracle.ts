@@ -24,11 +24,14 @@ const compiled = new Map<string, ValidateFunction>();
 function validatorFor(version: string): ValidateFunction {
   let validate = compiled.get(version);
   if (!validate) {
-    if (!NIST_SCHEMA_VERSIONS.includes(version)) throw new Error(`NIST published no JSON Schema for OSCAL ${version} here`);
+    if (!NIST_SCHEMA_VERSIONS.includes(version))
+      throw new Error(`NIST published no JSON Schema for OSCAL ${version} here`);
     // Not strict: the oracle takes the schemas as NIST published them, without ajv's opinions on schema style.
     const ajv = new Ajv({ allErrors: true, strict: false });
     addFormats.default(ajv);
-    validate = ajv.compile(JSON.parse(readFileSync(join(SCHEMAS, `v${version}`, 'oscal_complete_schema.json'), 'utf8')));
+    validate = ajv.compile(
+      JSON.parse(readFileSync(join(SCHEMAS, `v${version}`, 'oscal_complete_schema.json'), 'utf8')),
+    );
     compiled.set(version, validate);
   }
   return validate;
@@ -52,7 +55,11 @@ export function nistVerdict(json: unknown, version: string): OracleVerdict {
  */
 export function relevantErrors(verdict: OracleVerdict): string[] {
   const describe = (e: ErrorObject) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`;
-  const own = verdict.errors.filter((e) => e.keyword !== 'oneOf' && !(e.instancePath === '' && (e.keyword === 'required' || e.keyword === 'additionalProperties')));
+  const own = verdict.errors.filter(
+    (e) =>
+      e.keyword !== 'oneOf' &&
+      !(e.instancePath === '' && (e.keyword === 'required' || e.keyword === 'additionalProperties')),
+  );
   // A document with a wrong root has nothing but those.
   return (own.length ? own : verdict.errors).map(describe);
 }

@@ -62,10 +62,15 @@ export class Browser {
     const cookies = this.cookieHeader(url);
     if (cookies) headers.cookie = cookies;
     if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const res = await fetch(url, { method: form ? 'POST' : 'GET', headers, redirect: 'manual', ...(form ? { body: new URLSearchParams(form).toString() } : {}) });
+    const res = await fetch(url, {
+      method: form ? 'POST' : 'GET',
+      headers,
+      redirect: 'manual',
+      ...(form ? { body: new URLSearchParams(form).toString() } : {}),
+    });
     const setCookies = res.headers.getSetCookie();
     for (const header of setCookies) this.store(header, url);
-    const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') ?? undefined : undefined;
+    const location = res.status >= 300 && res.status < 400 ? (res.headers.get('location') ?? undefined) : undefined;
     const hop: Hop = { url, status: res.status, setCookies, body: await res.text(), ...(location ? { location } : {}) };
     this.hops.push(hop);
     return hop;
@@ -80,12 +85,18 @@ export class Browser {
     const path = attr('path') ?? (new URL(url).pathname.replace(/\/[^/]*$/, '') || '/');
     const maxAge = attr('max-age');
     const expires = attr('expires');
-    const gone = (maxAge !== undefined && Number(maxAge) <= 0) || (expires !== undefined && Date.parse(expires) <= Date.now());
+    const gone =
+      (maxAge !== undefined && Number(maxAge) <= 0) || (expires !== undefined && Date.parse(expires) <= Date.now());
     if (gone) this.jar.delete(`${name};${path}`);
     else this.jar.set(`${name};${path}`, { value, path });
   }
 }
 
 function decodeEntities(text: string): string {
-  return text.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  return text
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 }

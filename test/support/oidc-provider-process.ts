@@ -40,13 +40,20 @@ export async function runProvider(setup: ProviderSetup): Promise<void> {
         useGrantedResource: () => false,
         getResourceServerInfo(_ctx: unknown, indicator: string) {
           if (!setup.resources.includes(indicator)) throw new errors.InvalidTarget();
-          return { scope: 'api', audience: indicator, accessTokenTTL: 300, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } };
+          return {
+            scope: 'api',
+            audience: indicator,
+            accessTokenTTL: 300,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'RS256' } },
+          };
         },
       },
     },
     // Machine clients carry their roles in the access token, as providers with client roles do.
     async extraTokenClaims(_ctx: unknown, token: { kind: string; clientId: string }) {
-      const roles = token.kind === 'ClientCredentials' ? setup.clients.find((c) => c.id === token.clientId)?.roles : undefined;
+      const roles =
+        token.kind === 'ClientCredentials' ? setup.clients.find((c) => c.id === token.clientId)?.roles : undefined;
       return roles === undefined ? undefined : { roles };
     },
     cookies: { keys: ['oscal-depot test provider cookie key'] },

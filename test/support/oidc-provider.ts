@@ -41,16 +41,21 @@ export class TestProvider {
   private changed: (() => void) | undefined;
   private readonly exited: Promise<void>;
 
-  private constructor(private readonly child: ChildProcess, readonly setup: ProviderSetup) {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly setup: ProviderSetup,
+  ) {
     child.stdout!.on('data', (d) => {
       this.output += d;
       this.changed?.();
     });
     child.stderr!.on('data', (d) => (this.output += d));
-    this.exited = new Promise((resolve) => child.once('exit', () => {
-      this.changed?.();
-      resolve();
-    }));
+    this.exited = new Promise((resolve) =>
+      child.once('exit', () => {
+        this.changed?.();
+        resolve();
+      }),
+    );
   }
 
   static async listen(setup: ProviderSetup): Promise<TestProvider> {
@@ -75,11 +80,15 @@ export class TestProvider {
     const client = this.setup.clients.find((c) => c.id === clientId)!;
     const res = await fetch(`${this.issuer}/token`, {
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: new URLSearchParams({ grant_type: 'client_credentials', resource, scope: 'api' }),
     });
     const body = (await res.json()) as { access_token?: string };
-    if (!res.ok || !body.access_token) throw new Error(`client credentials grant failed (${res.status}): ${JSON.stringify(body)}`);
+    if (!res.ok || !body.access_token)
+      throw new Error(`client credentials grant failed (${res.status}): ${JSON.stringify(body)}`);
     return body.access_token;
   }
 
@@ -96,11 +105,15 @@ export class TestProvider {
         this.changed = undefined;
         outcome();
       };
-      const timer = setTimeout(() => finish(() => reject(new Error(`the test provider did not print ${pattern} within 15 s: ${this.output}`))), 15_000);
+      const timer = setTimeout(
+        () => finish(() => reject(new Error(`the test provider did not print ${pattern} within 15 s: ${this.output}`))),
+        15_000,
+      );
       this.changed = () => {
         const match = pattern.exec(this.output);
         if (match) finish(() => resolve(match[1]!));
-        else if (this.child.exitCode !== null || this.child.signalCode !== null) finish(() => reject(new Error(`the test provider exited: ${this.output}`)));
+        else if (this.child.exitCode !== null || this.child.signalCode !== null)
+          finish(() => reject(new Error(`the test provider exited: ${this.output}`)));
       };
       this.changed();
     });

@@ -19,7 +19,10 @@ export interface Operation {
 /** `/oscal/v1/{model}/{id}` as a pattern; literal segments count for preferring one template over another. */
 function templatePattern(template: string): { re: RegExp; literal: number } {
   const trimmed = template.length > 1 ? template.replace(/\/$/, '') : template;
-  const source = trimmed.split(/(\{[^}]+\})/).map((part) => (part.startsWith('{') ? '([^/]+)' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('');
+  const source = trimmed
+    .split(/(\{[^}]+\})/)
+    .map((part) => (part.startsWith('{') ? '([^/]+)' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
   return { re: new RegExp(`^${source}/?$`), literal: trimmed.replace(/\{[^}]+\}/g, '').length };
 }
 
@@ -35,7 +38,10 @@ export function routesFromTree(printed: string): { method: string; path: string 
     const path = (depth === 0 ? '' : stack[depth - 1]!) + match[1]!;
     stack[depth] = path;
     stack.length = depth + 1;
-    for (const method of (match[2] ?? '').split(',').map((m) => m.trim()).filter(Boolean)) {
+    for (const method of (match[2] ?? '')
+      .split(',')
+      .map((m) => m.trim())
+      .filter(Boolean)) {
       if (method !== 'HEAD') routes.push({ method, path });
     }
   }
@@ -100,11 +106,21 @@ export class ResponseChecker {
     this.seen.get(key)!.add(res.status);
     const responses = found.op.responses as Record<string, Json>;
     const described = responses[String(res.status)] ?? responses[`${String(res.status)[0]}XX`] ?? responses.default;
-    if (!described) return [`${key}: status ${res.status} is not described (described: ${Object.keys(responses).join(', ')}); body ${res.text.slice(0, 200)}`];
+    if (!described)
+      return [
+        `${key}: status ${res.status} is not described (described: ${Object.keys(responses).join(', ')}); body ${res.text.slice(0, 200)}`,
+      ];
     const content = described.content as Record<string, Json> | undefined;
-    const type = String(res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const type = String(res.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim()
+      .toLowerCase();
     if (!content) {
-      return res.body.length === 0 ? [] : [`${key} ${res.status}: the description names no content, but the response has ${res.body.length} bytes of ${type}`];
+      return res.body.length === 0
+        ? []
+        : [
+            `${key} ${res.status}: the description names no content, but the response has ${res.body.length} bytes of ${type}`,
+          ];
     }
     const media = content[type] ?? content[`${type.split('/')[0]}/*`] ?? content['*/*'];
     if (!media) return [`${key} ${res.status}: content type "${type}" is not among ${Object.keys(content).join(', ')}`];
@@ -117,6 +133,8 @@ export class ResponseChecker {
     }
     const validate = this.validator(media.schema as Json, `${key} ${res.status} ${type}`);
     if (validate(body)) return [];
-    return [`${key} ${res.status} ${type}: the body does not match the schema: ${this.ajv.errorsText(validate.errors)}; body ${res.text.slice(0, 300)}`];
+    return [
+      `${key} ${res.status} ${type}: the body does not match the schema: ${this.ajv.errorsText(validate.errors)}; body ${res.text.slice(0, 300)}`,
+    ];
   }
 }

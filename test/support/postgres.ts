@@ -23,9 +23,25 @@ async function answers(url: string): Promise<boolean> {
     return true;
   } catch (e) {
     const code = (e as { code?: string }).code;
-    if (code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ENOTFOUND'].includes(code)) return false;
-    throw new Error(`a PostgreSQL server answers at ${url}, but the tests cannot use it (${(e as Error).message}); ` +
-      'set OSCAL_DEPOT_TEST_DATABASE_URL to a server and a user that may create databases', { cause: e });
+    if (
+      code &&
+      [
+        'ECONNREFUSED',
+        'ECONNRESET',
+        'ETIMEDOUT',
+        'CONNECT_TIMEOUT',
+        'EHOSTUNREACH',
+        'ENETUNREACH',
+        'EADDRNOTAVAIL',
+        'ENOTFOUND',
+      ].includes(code)
+    )
+      return false;
+    throw new Error(
+      `a PostgreSQL server answers at ${url}, but the tests cannot use it (${(e as Error).message}); ` +
+        'set OSCAL_DEPOT_TEST_DATABASE_URL to a server and a user that may create databases',
+      { cause: e },
+    );
   } finally {
     await sql.end({ timeout: 0 });
   }

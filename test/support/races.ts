@@ -50,11 +50,16 @@ export function serverOnOwnDatabase(): RaceServer {
 
 /** The options of an attachment upload of `file`. */
 export function fileUpload(file: Buffer): ApiRequest {
-  return { body: file, contentType: 'application/octet-stream', headers: { 'content-disposition': 'attachment; filename="f.bin"' } };
+  return {
+    body: file,
+    contentType: 'application/octet-stream',
+    headers: { 'content-disposition': 'attachment; filename="f.bin"' },
+  };
 }
 
 /** A statement reading the table waits before it takes its snapshot, so it sees what the transaction commits. */
-export const holdTable = (table: 'revisions' | 'renditions' | 'blobs' | 'grants' | 'attachments') => (tx: Tx) => tx`LOCK TABLE ${tx(table)} IN ACCESS EXCLUSIVE MODE`;
+export const holdTable = (table: 'revisions' | 'renditions' | 'blobs' | 'grants' | 'attachments') => (tx: Tx) =>
+  tx`LOCK TABLE ${tx(table)} IN ACCESS EXCLUSIVE MODE`;
 
 /**
  * Plain reads of the table go on; a statement that writes it or locks its rows (FOR SHARE, FOR
@@ -66,8 +71,12 @@ export const holdWrites = (table: 'documents') => (tx: Tx) => tx`LOCK TABLE ${tx
  * Runs `request` while a transaction holds what `hold` takes; once the request waits for it (or
  * for anything else in the database), commits `change` in that transaction and lets go.
  */
-export async function whileWaiting(databaseUrl: string, hold: (tx: Tx) => Promise<unknown>, request: () => Promise<ApiResponse>,
-  change: (tx: Tx) => Promise<unknown>): Promise<ApiResponse> {
+export async function whileWaiting(
+  databaseUrl: string,
+  hold: (tx: Tx) => Promise<unknown>,
+  request: () => Promise<ApiResponse>,
+  change: (tx: Tx) => Promise<unknown>,
+): Promise<ApiResponse> {
   const other = postgres(databaseUrl, { max: 2, onnotice: () => {} });
   let answer: Promise<ApiResponse> | undefined;
   try {
@@ -75,7 +84,11 @@ export async function whileWaiting(databaseUrl: string, hold: (tx: Tx) => Promis
       await hold(tx);
       answer = request();
       const deadline = Date.now() + 30_000;
-      while ((await other`SELECT COUNT(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)[0]!.n === 0) {
+      while (
+        (
+          await other`SELECT COUNT(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`
+        )[0]!.n === 0
+      ) {
         assert.ok(Date.now() < deadline, 'the request never waited for what the transaction holds');
         await sleep(20);
       }
@@ -89,7 +102,9 @@ export async function whileWaiting(databaseUrl: string, hold: (tx: Tx) => Promis
 
 /** Blobs nothing refers to any more are dropped, as the store does after a delete. */
 export async function dropUnreferenced(tx: Tx, hashes: string[]): Promise<void> {
-  await tx.unsafe(`DELETE FROM blobs b WHERE b.hash = ANY($1::text[]) AND ${UNREFERENCED('b.hash')}`, [tx.array(hashes)]);
+  await tx.unsafe(`DELETE FROM blobs b WHERE b.hash = ANY($1::text[]) AND ${UNREFERENCED('b.hash')}`, [
+    tx.array(hashes),
+  ]);
 }
 
 /** What a delete of the document commits (PostgresStore.deleteDocument). */
@@ -101,9 +116,11 @@ export async function deleteDocument(tx: Tx, id: string): Promise<void> {
 
 /** What a delete of the document's current version commits, `previous` becoming current (PostgresStore.deleteRevision). */
 export async function deleteCurrentVersion(tx: Tx, id: string, number: number, previous: number): Promise<void> {
-  const hashes = (await tx`SELECT canonical_hash AS h FROM revisions WHERE document_id = ${id} AND number = ${number}
+  const hashes = (
+    await tx`SELECT canonical_hash AS h FROM revisions WHERE document_id = ${id} AND number = ${number}
     UNION SELECT original_hash FROM revisions WHERE document_id = ${id} AND number = ${number}
-    UNION SELECT blob_hash FROM renditions WHERE document_id = ${id} AND revision = ${number}`).map((r) => r.h as string);
+    UNION SELECT blob_hash FROM renditions WHERE document_id = ${id} AND revision = ${number}`
+  ).map((r) => r.h as string);
   await tx`DELETE FROM renditions WHERE document_id = ${id} AND revision = ${number}`;
   await tx`DELETE FROM jobs WHERE document_id = ${id} AND revision = ${number}`;
   await tx`DELETE FROM revisions WHERE document_id = ${id} AND number = ${number}`;

@@ -19,7 +19,10 @@ export const PLURAL: Record<string, string> = {
 const NIST = join(CONTENT, 'oscal-content@88bb8de', 'examples');
 const SAMPLE_FILES: Record<string, string> = {
   catalog: join(NIST, 'catalog/json/basic-catalog.json'),
-  profile: join(CONTENT, 'oscal-content@a849dbc/nist.gov/SP800-53/rev5/json/NIST_SP-800-53_rev5_LOW-baseline_profile.json'),
+  profile: join(
+    CONTENT,
+    'oscal-content@a849dbc/nist.gov/SP800-53/rev5/json/NIST_SP-800-53_rev5_LOW-baseline_profile.json',
+  ),
   'component-definition': join(NIST, 'component-definition/json/example-component-definition.json'),
   'system-security-plan': join(NIST, 'ssp/json/ssp-example.json'),
   'assessment-plan': join(NIST, 'ap/json/ifa_assessment-plan-example.json'),
@@ -33,12 +36,24 @@ function mappingCollection(): Record<string, any> {
     'mapping-collection': {
       uuid: randomUUID(),
       metadata: { title: 'Mapping', 'last-modified': '2024-01-01T00:00:00Z', version: '1', 'oscal-version': '1.2.0' },
-      provenance: { method: 'human', 'matching-rationale': 'semantic', status: 'draft', 'mapping-description': 'A test mapping.' },
+      provenance: {
+        method: 'human',
+        'matching-rationale': 'semantic',
+        status: 'draft',
+        'mapping-description': 'A test mapping.',
+      },
       mappings: {
         uuid: randomUUID(),
         'source-resource': { type: 'catalog', href: '#a' },
         'target-resource': { type: 'catalog', href: '#b' },
-        maps: [{ uuid: randomUUID(), relationship: 'equivalent-to', sources: [{ type: 'control', 'id-ref': 'ac-1' }], targets: [{ type: 'control', 'id-ref': 'ac-1' }] }],
+        maps: [
+          {
+            uuid: randomUUID(),
+            relationship: 'equivalent-to',
+            sources: [{ type: 'control', 'id-ref': 'ac-1' }],
+            targets: [{ type: 'control', 'id-ref': 'ac-1' }],
+          },
+        ],
       },
     },
   };
@@ -84,7 +99,9 @@ export function metadataOf(doc: Record<string, any>): Record<string, any> {
 }
 
 /** A multipart/form-data body built by hand, so the test controls every part. */
-export function multipartBody(parts: { name: string; filename?: string; contentType?: string; content: string | Buffer }[]): { body: Buffer; contentType: string } {
+export function multipartBody(
+  parts: { name: string; filename?: string; contentType?: string; content: string | Buffer }[],
+): { body: Buffer; contentType: string } {
   const boundary = `----registry-test-${randomUUID()}`;
   const chunks: Buffer[] = [];
   for (const part of parts) {
@@ -92,7 +109,11 @@ export function multipartBody(parts: { name: string; filename?: string; contentT
     if (part.filename !== undefined) head += `; filename="${part.filename}"`;
     head += '\r\n';
     if (part.contentType) head += `Content-Type: ${part.contentType}\r\n`;
-    chunks.push(Buffer.from(`${head}\r\n`), Buffer.isBuffer(part.content) ? part.content : Buffer.from(part.content), Buffer.from('\r\n'));
+    chunks.push(
+      Buffer.from(`${head}\r\n`),
+      Buffer.isBuffer(part.content) ? part.content : Buffer.from(part.content),
+      Buffer.from('\r\n'),
+    );
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };

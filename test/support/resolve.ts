@@ -21,7 +21,9 @@ export function scrub(document: Json): Json {
   const metadata = catalog.metadata;
   delete metadata['last-modified'];
   metadata.props = (metadata.props ?? []).filter((p: Json) => p.name !== 'resolution-tool');
-  metadata.links = (metadata.links ?? []).filter((l: Json) => l.rel !== 'source-profile' && l.rel !== 'resolution-source');
+  metadata.links = (metadata.links ?? []).filter(
+    (l: Json) => l.rel !== 'source-profile' && l.rel !== 'resolution-source',
+  );
   for (const key of ['props', 'links']) if (metadata[key].length === 0) delete metadata[key];
   return catalog;
 }
@@ -31,13 +33,19 @@ export function scrub(document: Json): Json {
  * releases are supported); their content is OSCAL 1.0.0, so the tests read them as that.
  */
 export function readExample(path: string): Json {
-  return parseOscal(readFileSync(path, 'utf8').replace('<oscal-version>1.0.0-rc2</oscal-version>', '<oscal-version>1.0.0</oscal-version>')).content;
+  return parseOscal(
+    readFileSync(path, 'utf8').replace(
+      '<oscal-version>1.0.0-rc2</oscal-version>',
+      '<oscal-version>1.0.0</oscal-version>',
+    ),
+  ).content;
 }
 
 /** Imports from the examples folder, relative to the importing file, as the command line reads them. */
 export const examplesLoader: ImportLoader = async (href, base) => {
   const url = new URL(href, base);
-  if (!existsSync(fileURLToPath(url))) throw new ResolutionError('import-not-found', `no file ${fileURLToPath(url)}`, href);
+  if (!existsSync(fileURLToPath(url)))
+    throw new ResolutionError('import-not-found', `no file ${fileURLToPath(url)}`, href);
   return { document: readExample(fileURLToPath(url)), base: url.href };
 };
 
@@ -50,7 +58,9 @@ export const MEMORY = 'https://docs.test/';
 
 /** Serves documents by URL from memory, deep-frozen so that a resolver that changed its inputs would throw; counts loads. */
 export function memoryLoader(documents: Record<string, Json>): ImportLoader & { calls: string[] } {
-  const frozen = new Map(Object.entries(documents).map(([path, doc]) => [new URL(path, MEMORY).href, deepFreeze(structuredClone(doc))]));
+  const frozen = new Map(
+    Object.entries(documents).map(([path, doc]) => [new URL(path, MEMORY).href, deepFreeze(structuredClone(doc))]),
+  );
   const calls: string[] = [];
   const loader = async (href: string, base: string | undefined) => {
     const url = new URL(href, base ?? MEMORY).href;
@@ -73,18 +83,36 @@ export function deepFreeze<T>(value: T): T {
 /** Small in-memory documents for feature tests. */
 export const R = (n: number) => `00000000-0000-4000-8000-00000000000${n}`;
 export const KEEP = { name: 'keep', value: 'always' };
-export const meta = (title: string, version = '1.1.2') => ({ title, 'last-modified': '2024-01-01T00:00:00Z', version: '1', 'oscal-version': version });
+export const meta = (title: string, version = '1.1.2') => ({
+  title,
+  'last-modified': '2024-01-01T00:00:00Z',
+  version: '1',
+  'oscal-version': version,
+});
 export const ctl = (id: string, extra: Json = {}) => ({ id, title: `Control ${id}`, ...extra });
-export const catalog = (body: Json, version = '1.1.2') => ({ catalog: { uuid: R(9), metadata: meta('Catalog', version), ...body } });
-export const profile = (imports: Json[], extra: Json = {}, version = '1.1.2') => ({ profile: { uuid: R(8), metadata: meta('Profile', version), imports, ...extra } });
+export const catalog = (body: Json, version = '1.1.2') => ({
+  catalog: { uuid: R(9), metadata: meta('Catalog', version), ...body },
+});
+export const profile = (imports: Json[], extra: Json = {}, version = '1.1.2') => ({
+  profile: { uuid: R(8), metadata: meta('Profile', version), imports, ...extra },
+});
 export const includeIds = (...ids: string[]) => ({ 'include-controls': [{ 'with-ids': ids }] });
 
 /** Resolves a (frozen) profile over in-memory documents; checks that the result is a valid catalog; warnings as `code path [in profile]`. */
-export async function resolveInMemory(profileDoc: Json, documents: Record<string, Json>, base = `${MEMORY}profile.json`) {
+export async function resolveInMemory(
+  profileDoc: Json,
+  documents: Record<string, Json>,
+  base = `${MEMORY}profile.json`,
+) {
   const loader = memoryLoader(documents);
   const result = await resolveProfile(deepFreeze(structuredClone(profileDoc)), { loader, base });
   assert.deepEqual(validateDocument(result.document), [], 'the result is a valid catalog');
-  return { catalog: result.document.content.catalog as Json, version: result.document.version, warnings: result.warnings.map((w) => `${w.code} ${w.path}${w.profile ? ` in ${w.profile}` : ''}`), loader };
+  return {
+    catalog: result.document.content.catalog as Json,
+    version: result.document.version,
+    warnings: result.warnings.map((w) => `${w.code} ${w.path}${w.profile ? ` in ${w.profile}` : ''}`),
+    loader,
+  };
 }
 
 /** Controls and groups as `group{control(child child)}`, in output order; a group without an id by its title in quotes. */
@@ -97,7 +125,7 @@ export function outline(node: Json): string {
 export const ids = (list: Json[] | undefined) => (list ?? []).map((x) => x.id ?? x.uuid);
 export const control = (node: Json, id: string): Json => {
   for (const c of node.controls ?? []) if (c.id === id) return c;
-  for (const c of [...node.controls ?? [], ...node.groups ?? []]) {
+  for (const c of [...(node.controls ?? []), ...(node.groups ?? [])]) {
     const found = control(c, id);
     if (found) return found;
   }

@@ -22,5 +22,17 @@ export async function freePort(): Promise<number> {
 
 /** The argument list of `node <cli> serve` on loopback, quiet but for warnings. */
 export function serveArgs(port: number, dataDir: string, extra: readonly string[] = []): string[] {
-  return [CLI_BIN, 'serve', '--port', String(port), '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'warn', ...extra];
+  return [
+    CLI_BIN,
+    'serve',
+    '--port',
+    String(port),
+    '--host',
+    '127.0.0.1',
+    '--data',
+    dataDir,
+    '--log-level',
+    'warn',
+    ...extra,
+  ];
 }

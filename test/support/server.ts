@@ -7,7 +7,6 @@ import { CLI_BIN as BIN, freePort, serveArgs } from './serve-process.js';
 
 export { freePort } from './serve-process.js';
 
-
 export function newDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'oscal-depot-test-'));
 }
@@ -18,7 +17,12 @@ export function cli(args: string[]): { code: number | null; stdout: string; stde
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-export function createTokenFor(dataDir: string, user: string, role: 'admin' | 'writer' | 'reader', extra: string[] = []): string {
+export function createTokenFor(
+  dataDir: string,
+  user: string,
+  role: 'admin' | 'writer' | 'reader',
+  extra: string[] = [],
+): string {
   const r = cli(['token', 'create', '--user', user, '--role', role, '--data', dataDir, ...extra]);
   if (r.code !== 0) throw new Error(`token create failed: ${r.stderr}`);
   return r.stdout.trim();
@@ -30,14 +34,21 @@ export class TestServer {
   private exited: Promise<number | null>;
   output = '';
 
-  private constructor(readonly process: ChildProcess, readonly port: number, readonly dataDir: string, readonly scheme: 'http' | 'https') {
+  private constructor(
+    readonly process: ChildProcess,
+    readonly port: number,
+    readonly dataDir: string,
+    readonly scheme: 'http' | 'https',
+  ) {
     this.url = `${scheme}://127.0.0.1:${port}`;
     // 'close', not 'exit': by then `output` holds everything the process wrote.
     this.exited = new Promise((resolve) => process.once('close', (code) => resolve(code)));
   }
 
   /** With `--tls-cert` among the args, the server is reached over HTTPS (its certificate is not checked here). */
-  static async start(options: { dataDir?: string; args?: string[]; env?: Record<string, string> } = {}): Promise<TestServer> {
+  static async start(
+    options: { dataDir?: string; args?: string[]; env?: Record<string, string> } = {},
+  ): Promise<TestServer> {
     const dataDir = options.dataDir ?? newDataDir();
     const port = await freePort();
     const child = spawn(process.execPath, serveArgs(port, dataDir, options.args), {

@@ -4,7 +4,27 @@ import { SaxesParser } from 'saxes';
 const EMPHASIS = new Set(['em', 'strong', 'i', 'b', 'q']);
 
 /** Elements whose text content is inline markup, where whitespace between child elements is content. */
-const INLINE_CONTAINERS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'td', 'th', 'em', 'strong', 'i', 'b', 'code', 'q', 'sub', 'sup', 'a', 'pre']);
+const INLINE_CONTAINERS = new Set([
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'td',
+  'th',
+  'em',
+  'strong',
+  'i',
+  'b',
+  'code',
+  'q',
+  'sub',
+  'sup',
+  'a',
+  'pre',
+]);
 
 interface Node {
   name: string;
@@ -42,9 +62,14 @@ export function canonicalXml(text: string): Node {
     }
     const hasElements = merged.some((c) => typeof c !== 'string');
     const mixed = merged.some((c) => typeof c === 'string' && c.trim() !== '');
-    const kept = hasElements && !mixed && !INLINE_CONTAINERS.has(local) ? merged.filter((c) => typeof c !== 'string' || c.trim() !== '') : merged;
+    const kept =
+      hasElements && !mixed && !INLINE_CONTAINERS.has(local)
+        ? merged.filter((c) => typeof c !== 'string' || c.trim() !== '')
+        : merged;
     const inPre = local === 'pre' || stack.some((n) => n.name.endsWith('}pre'));
-    node.children = inPre ? kept : hoistEdgeSpaces(kept.map((c) => (typeof c === 'string' ? c.replace(/\s+/g, ' ') : c)));
+    node.children = inPre
+      ? kept
+      : hoistEdgeSpaces(kept.map((c) => (typeof c === 'string' ? c.replace(/\s+/g, ' ') : c)));
     if (stack.length === 0) root = node;
   });
   parser.write(text).close();

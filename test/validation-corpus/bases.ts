@@ -32,7 +32,8 @@ export type Line = (typeof LINES)[number];
 
 export function lineOf(version: string): Line {
   const line = version.split('.').slice(0, 2).join('.');
-  if (!(LINES as readonly string[]).includes(line)) throw new Error(`OSCAL ${version} is in no release line of the corpus`);
+  if (!(LINES as readonly string[]).includes(line))
+    throw new Error(`OSCAL ${version} is in no release line of the corpus`);
   return line as Line;
 }
 
@@ -64,15 +65,51 @@ function file(model: Model, path: string, from: string): Source {
   };
 }
 
-const catalogExample = file('catalog', join(EXAMPLES, 'catalog', 'json', 'basic-catalog.json'), 'examples/basic-catalog');
-const profileLow100 = file('profile', join(REV5_1_0_0, 'NIST_SP-800-53_rev5_LOW-baseline_profile.json'), 'a849dbc LOW baseline profile');
-const profileLow112 = file('profile', join(REV5_1_1_2, 'NIST_SP-800-53_rev5_LOW-baseline_profile.json'), '88bb8de LOW baseline profile');
-const componentExample = file('component-definition', join(EXAMPLES, 'component-definition', 'json', 'example-component-definition.json'), 'examples/example-component-definition');
-const ifaSsp = file('system-security-plan', join(EXAMPLES, 'ssp', 'json', 'ifa_ssp-example.json'), 'examples/ifa_ssp-example');
-const sspExample = file('system-security-plan', join(EXAMPLES, 'ssp', 'json', 'ssp-example.json'), 'examples/ssp-example');
-const apExample = file('assessment-plan', join(EXAMPLES, 'ap', 'json', 'ifa_assessment-plan-example.json'), 'examples/ifa_assessment-plan-example');
-const arExample = file('assessment-results', join(EXAMPLES, 'ar', 'json', 'ifa_assessment-results-example.json'), 'examples/ifa_assessment-results-example');
-const poamExample = file('plan-of-action-and-milestones', join(EXAMPLES, 'poam', 'json', 'ifa_plan-of-action-and-milestones.json'), 'examples/ifa_plan-of-action-and-milestones');
+const catalogExample = file(
+  'catalog',
+  join(EXAMPLES, 'catalog', 'json', 'basic-catalog.json'),
+  'examples/basic-catalog',
+);
+const profileLow100 = file(
+  'profile',
+  join(REV5_1_0_0, 'NIST_SP-800-53_rev5_LOW-baseline_profile.json'),
+  'a849dbc LOW baseline profile',
+);
+const profileLow112 = file(
+  'profile',
+  join(REV5_1_1_2, 'NIST_SP-800-53_rev5_LOW-baseline_profile.json'),
+  '88bb8de LOW baseline profile',
+);
+const componentExample = file(
+  'component-definition',
+  join(EXAMPLES, 'component-definition', 'json', 'example-component-definition.json'),
+  'examples/example-component-definition',
+);
+const ifaSsp = file(
+  'system-security-plan',
+  join(EXAMPLES, 'ssp', 'json', 'ifa_ssp-example.json'),
+  'examples/ifa_ssp-example',
+);
+const sspExample = file(
+  'system-security-plan',
+  join(EXAMPLES, 'ssp', 'json', 'ssp-example.json'),
+  'examples/ssp-example',
+);
+const apExample = file(
+  'assessment-plan',
+  join(EXAMPLES, 'ap', 'json', 'ifa_assessment-plan-example.json'),
+  'examples/ifa_assessment-plan-example',
+);
+const arExample = file(
+  'assessment-results',
+  join(EXAMPLES, 'ar', 'json', 'ifa_assessment-results-example.json'),
+  'examples/ifa_assessment-results-example',
+);
+const poamExample = file(
+  'plan-of-action-and-milestones',
+  join(EXAMPLES, 'poam', 'json', 'ifa_plan-of-action-and-milestones.json'),
+  'examples/ifa_plan-of-action-and-milestones',
+);
 
 /**
  * The full SP 800-53 rev5 catalog of the 1.0.0 set, cut down to two controls of its first
@@ -86,11 +123,14 @@ const rev5Catalog100: Source = (() => {
     from: 'a849dbc SP 800-53 rev5 catalog, trimmed',
     read() {
       if (!trimmed) {
-        const doc = JSON.parse(readFileSync(join(REV5_1_0_0, 'NIST_SP-800-53_rev5_catalog.json'), 'utf8')) as JsonObject;
+        const doc = JSON.parse(
+          readFileSync(join(REV5_1_0_0, 'NIST_SP-800-53_rev5_catalog.json'), 'utf8'),
+        ) as JsonObject;
         const catalog = doc.catalog as JsonObject;
         const group = (catalog.groups as JsonObject[])[0]!;
         const controls = (group.controls as JsonObject[]).slice(0, 2);
-        for (const control of controls) if (Array.isArray(control.controls)) control.controls = control.controls.slice(0, 1);
+        for (const control of controls)
+          if (Array.isArray(control.controls)) control.controls = control.controls.slice(0, 1);
         catalog.groups = [{ ...group, controls }];
         const backMatter = catalog['back-matter'] as JsonObject;
         backMatter.resources = (backMatter.resources as JsonObject[]).slice(0, 3);
@@ -131,7 +171,14 @@ const mappingCollection: Source = {
             relationship: 'intersects-with',
             sources: [{ type: 'control', 'id-ref': 'ac-1' }],
             targets: [{ type: 'control', 'id-ref': 's2.1.1' }],
-            qualifiers: [{ subject: 'target', predicate: 'has-requirement', category: 'addressable', description: 'Only the policy part applies.' }],
+            qualifiers: [
+              {
+                subject: 'target',
+                predicate: 'has-requirement',
+                category: 'addressable',
+                description: 'Only the policy part applies.',
+              },
+            ],
           },
         ],
       },
@@ -172,7 +219,10 @@ function base(source: Source, version: string, adjustments: readonly Edit[] = []
  * (allow-other="yes"), so it rejects the example's link rel "website" and activity prop "method";
  * both are optional and are left out. The corpus shows that schema bug in cases of its own.
  */
-const NIST_1_0_5_CLOSED_LISTS: readonly Edit[] = [remove('metadata/parties/1/links/0/rel'), remove('local-definitions/activities/0/props')];
+const NIST_1_0_5_CLOSED_LISTS: readonly Edit[] = [
+  remove('metadata/parties/1/links/0/rel'),
+  remove('local-definitions/activities/0/props'),
+];
 
 /** Releases are spread over the bases so that every compiled schema of a line is exercised. */
 export const BASES: readonly Base[] = [

@@ -65,7 +65,10 @@ export interface CorpusCase {
 }
 
 function verdictFor(mutation: Mutation, base: Base): Verdict {
-  const verdict = typeof mutation.expect === 'string' ? mutation.expect : (mutation.expect[base.version] ?? mutation.expect[base.line]);
+  const verdict =
+    typeof mutation.expect === 'string'
+      ? mutation.expect
+      : (mutation.expect[base.version] ?? mutation.expect[base.line]);
   if (!verdict) throw new Error(`${mutation.what}: no expected verdict for ${base.id}`);
   return verdict;
 }
@@ -102,10 +105,14 @@ export function declaredVersion(doc: Json): string | undefined {
   for (const [key, body] of Object.entries(doc)) {
     if (key === '$schema' || typeof body !== 'object' || body === null || Array.isArray(body)) continue;
     const metadata = body.metadata;
-    if (typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata) && typeof metadata['oscal-version'] === 'string') {
+    if (
+      typeof metadata === 'object' &&
+      metadata !== null &&
+      !Array.isArray(metadata) &&
+      typeof metadata['oscal-version'] === 'string'
+    ) {
       return metadata['oscal-version'];
     }
   }
   return undefined;
 }
-

@@ -21,7 +21,10 @@ export function absolute(pointer: string, root: string): string {
 
 function segments(pointer: string): string[] {
   if (pointer === '') return [];
-  return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 function isContainer(value: Json | undefined): value is Json[] | JsonObject {

@@ -26,13 +26,23 @@ type Request = FastifyRequest<{ Params: { model: string; id: string; revision?: 
  * current revision's, and any kept revision's by number.
  */
 export function originalRoutes(app: FastifyInstance, deps: { store: Store; documents: DocumentService }): void {
-  const send = (request: Request, reply: FastifyReply) => retryWhenGone(async () => {
-    const { model, id, revision } = request.params;
-    const original = await deps.documents.original(request.identity, model, id, revision === undefined ? undefined : Number(revision));
-    return sendStored(deps.store, request, reply, original.hash, RESPONSE_TYPE[original.format]);
-  });
+  const send = (request: Request, reply: FastifyReply) =>
+    retryWhenGone(async () => {
+      const { model, id, revision } = request.params;
+      const original = await deps.documents.original(
+        request.identity,
+        model,
+        id,
+        revision === undefined ? undefined : Number(revision),
+      );
+      return sendStored(deps.store, request, reply, original.hash, RESPONSE_TYPE[original.format]);
+    });
   const responses = (what: string, missing: string): Record<number, ResponseSpec> => ({
-    200: { description: `${what} as received, with the media type of its format`, content: OSCAL_CONTENT, headers: HEADERS.etag },
+    200: {
+      description: `${what} as received, with the media type of its format`,
+      content: OSCAL_CONTENT,
+      headers: HEADERS.etag,
+    },
     304: NOT_MODIFIED,
     401: 'No credentials, or refused ones',
     403: 'Only the owner or an admin may read the bytes as sent',
@@ -40,13 +50,33 @@ export function originalRoutes(app: FastifyInstance, deps: { store: Store; docum
     409: 'The document kept changing while it was read',
     422: 'The path names no OSCAL model type (unknown-model)',
   });
-  app.get('/:model/:id/original', describe({
-    operationId: 'getOriginal', summary: 'The current revision as it was received, byte for byte (owner or admin)', tags: [TAGS.documents], access: 'required', params, headers: CONDITIONAL,
-    responses: responses('The current revision', 'No such document, or the caller may not read it'),
-  }), send);
-  app.get('/:model/:id/revision/:revision/original', describe({
-    operationId: 'getRevisionOriginal', summary: 'A revision as it was received, byte for byte (owner or admin)', tags: [TAGS.documents], access: 'required',
-    params: { ...params, required: ['model', 'id', 'revision'] }, headers: CONDITIONAL,
-    responses: responses('The revision', 'No such document or revision (a revision number is from 1), or the caller may not read the document'),
-  }), send);
+  app.get(
+    '/:model/:id/original',
+    describe({
+      operationId: 'getOriginal',
+      summary: 'The current revision as it was received, byte for byte (owner or admin)',
+      tags: [TAGS.documents],
+      access: 'required',
+      params,
+      headers: CONDITIONAL,
+      responses: responses('The current revision', 'No such document, or the caller may not read it'),
+    }),
+    send,
+  );
+  app.get(
+    '/:model/:id/revision/:revision/original',
+    describe({
+      operationId: 'getRevisionOriginal',
+      summary: 'A revision as it was received, byte for byte (owner or admin)',
+      tags: [TAGS.documents],
+      access: 'required',
+      params: { ...params, required: ['model', 'id', 'revision'] },
+      headers: CONDITIONAL,
+      responses: responses(
+        'The revision',
+        'No such document or revision (a revision number is from 1), or the caller may not read the document',
+      ),
+    }),
+    send,
+  );
 }

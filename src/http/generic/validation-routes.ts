@@ -22,8 +22,15 @@ const nameParam = { type: 'string', maxLength: ID_LENGTH, description: 'the name
 const VALIDATION_QUERY = {
   type: 'object',
   properties: {
-    constraints: { type: 'string', maxLength: 2000, description: 'registered constraint sets to apply too, comma-separated' },
-    'include-pass': { type: 'boolean', description: 'SARIF only: a "pass" result for each constraint that was evaluated and held' },
+    constraints: {
+      type: 'string',
+      maxLength: 2000,
+      description: 'registered constraint sets to apply too, comma-separated',
+    },
+    'include-pass': {
+      type: 'boolean',
+      description: 'SARIF only: a "pass" result for each constraint that was evaluated and held',
+    },
   },
   additionalProperties: false,
 } as const;
@@ -35,13 +42,23 @@ interface ValidationQuery {
 
 /** A validation report: JSON, or SARIF as Accept asks. */
 function reportResponse(description: string, schema: string): ResponseSpec {
-  return { description, content: { 'application/json': { schema: ref(schema) }, 'application/sarif+json': { schema: ref('SarifLog') } } };
+  return {
+    description,
+    content: { 'application/json': { schema: ref(schema) }, 'application/sarif+json': { schema: ref('SarifLog') } },
+  };
 }
 
-const SET_XML = { 'application/xml': { schema: { type: 'string', description: 'a METASCHEMA-CONSTRAINTS document (metaschema-meta-constraints)' } } };
+const SET_XML = {
+  'application/xml': {
+    schema: { type: 'string', description: 'a METASCHEMA-CONSTRAINTS document (metaschema-meta-constraints)' },
+  },
+};
 
 function setNames(query: ValidationQuery): string[] {
-  return (query.constraints ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (query.constraints ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function setEntry(record: Omit<ConstraintSetRecord, 'text'>, base: string): Record<string, unknown> {
@@ -57,8 +74,14 @@ function setEntry(record: Omit<ConstraintSetRecord, 'text'>, base: string): Reco
 }
 
 /** A validation result as the API gives it: the findings in the error detail's terms, with counts by level. */
-function report(result: ValidationResult, sets: string[], extra: Record<string, unknown> = {}): Record<string, unknown> {
-  const counts = Object.fromEntries(LEVELS.map((level) => [level, result.issues.filter((i) => (i.level ?? 'ERROR') === level).length]));
+function report(
+  result: ValidationResult,
+  sets: string[],
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const counts = Object.fromEntries(
+    LEVELS.map((level) => [level, result.issues.filter((i) => (i.level ?? 'ERROR') === level).length]),
+  );
   return {
     valid: result.valid,
     ...(result.model !== undefined ? { model: result.model } : {}),
@@ -72,11 +95,19 @@ function report(result: ValidationResult, sets: string[], extra: Record<string, 
   };
 }
 
-function sendReport(request: FastifyRequest<{ Querystring: ValidationQuery }>, reply: FastifyReply, result: ValidationResult, subject: string, extra: Record<string, unknown> = {}): FastifyReply {
+function sendReport(
+  request: FastifyRequest<{ Querystring: ValidationQuery }>,
+  reply: FastifyReply,
+  result: ValidationResult,
+  subject: string,
+  extra: Record<string, unknown> = {},
+): FastifyReply {
   const as = negotiateReport(request.headers.accept);
   if (!as) throw refuse('not-acceptable', 'a validation report is given as application/json or application/sarif+json');
   if (as === 'sarif') {
-    return reply.type(REPORT_MEDIA_TYPE.sarif).send(sarifLog([{ ...result, file: subject }], request.query['include-pass'] === true));
+    return reply
+      .type(REPORT_MEDIA_TYPE.sarif)
+      .send(sarifLog([{ ...result, file: subject }], request.query['include-pass'] === true));
   }
   return reply.type(REPORT_MEDIA_TYPE.json).send(report(result, setNames(request.query), extra));
 }
@@ -91,113 +122,177 @@ export async function validationRoutes(app: FastifyInstance, deps: ValidationDep
   const base = `${deps.publicUrl}/oscal/v1`;
   const nameParams = { type: 'object', properties: { name: nameParam }, required: ['name'] } as const;
 
-  app.get('/constraint-set', {
-    ...describe({
-      operationId: 'listConstraintSets', summary: 'List the registered constraint sets', tags: [TAGS.constraintSets], access: 'required',
-      responses: { 200: json('The registered sets', ref('ConstraintSetList')), 401: 'No credentials, or refused ones' },
+  app.get(
+    '/constraint-set',
+    {
+      ...describe({
+        operationId: 'listConstraintSets',
+        summary: 'List the registered constraint sets',
+        tags: [TAGS.constraintSets],
+        access: 'required',
+        responses: {
+          200: json('The registered sets', ref('ConstraintSetList')),
+          401: 'No credentials, or refused ones',
+        },
+      }),
+    },
+    async (request) => ({
+      'constraint-sets': (await constraintSets.list(request.identity)).map((r) => setEntry(r, base)),
     }),
-  }, async (request) => ({ 'constraint-sets': (await constraintSets.list(request.identity)).map((r) => setEntry(r, base)) }));
+  );
 
-  app.put<{ Params: { name: string }; Body: Buffer }>('/constraint-set/:name', {
-    ...describe({
-      operationId: 'putConstraintSet', summary: 'Register or replace a constraint set (metaschema-meta-constraints XML); admins only', tags: [TAGS.constraintSets], access: 'required',
-      params: nameParams,
-      description: 'Names are 1 to 64 of a-z, 0-9, ".", "_" and "-", starting with a letter or digit. Imports name other registered sets.',
-      body: { content: SET_XML },
-      responses: {
-        200: json('Replaced', ref('ConstraintSet')),
-        201: json('Registered', ref('ConstraintSet'), { headers: { Location: { type: 'string', description: 'the URL of the set' } } }),
-        400: 'Not a constraint set name, or the body is not UTF-8',
-        401: 'No credentials, or refused ones',
-        403: 'Registering constraint sets needs the admin role',
-        413: 'The body is larger than this server accepts',
-        415: 'Content-Type is missing or not XML',
-        422: 'Not a valid constraint set',
-      },
-    }),
-  }, async (request, reply) => {
-    const { created, record } = await constraintSets.put(request.identity, request.params.name, bodyOf(request));
-    if (created) reply.code(201).header('Location', `${base}/constraint-set/${record.name}`);
-    return setEntry(record, base);
-  });
+  app.put<{ Params: { name: string }; Body: Buffer }>(
+    '/constraint-set/:name',
+    {
+      ...describe({
+        operationId: 'putConstraintSet',
+        summary: 'Register or replace a constraint set (metaschema-meta-constraints XML); admins only',
+        tags: [TAGS.constraintSets],
+        access: 'required',
+        params: nameParams,
+        description:
+          'Names are 1 to 64 of a-z, 0-9, ".", "_" and "-", starting with a letter or digit. Imports name other registered sets.',
+        body: { content: SET_XML },
+        responses: {
+          200: json('Replaced', ref('ConstraintSet')),
+          201: json('Registered', ref('ConstraintSet'), {
+            headers: { Location: { type: 'string', description: 'the URL of the set' } },
+          }),
+          400: 'Not a constraint set name, or the body is not UTF-8',
+          401: 'No credentials, or refused ones',
+          403: 'Registering constraint sets needs the admin role',
+          413: 'The body is larger than this server accepts',
+          415: 'Content-Type is missing or not XML',
+          422: 'Not a valid constraint set',
+        },
+      }),
+    },
+    async (request, reply) => {
+      const { created, record } = await constraintSets.put(request.identity, request.params.name, bodyOf(request));
+      if (created) reply.code(201).header('Location', `${base}/constraint-set/${record.name}`);
+      return setEntry(record, base);
+    },
+  );
 
-  app.get<{ Params: { name: string } }>('/constraint-set/:name', {
-    ...describe({
-      operationId: 'getConstraintSet', summary: 'The XML of a registered constraint set', tags: [TAGS.constraintSets], access: 'required', params: nameParams,
-      responses: {
-        200: { description: 'The set as registered', content: SET_XML, headers: { ETag: { type: 'string', description: 'the sha-256 of the set' } } },
-        400: 'Not a constraint set name',
-        401: 'No credentials, or refused ones',
-        404: 'No constraint set of this name',
-      },
-    }),
-  }, async (request, reply) => {
-    const record = await constraintSets.get(request.identity, request.params.name);
-    return reply.type('application/xml').header('ETag', `"${record.hash}"`).send(record.text);
-  });
+  app.get<{ Params: { name: string } }>(
+    '/constraint-set/:name',
+    {
+      ...describe({
+        operationId: 'getConstraintSet',
+        summary: 'The XML of a registered constraint set',
+        tags: [TAGS.constraintSets],
+        access: 'required',
+        params: nameParams,
+        responses: {
+          200: {
+            description: 'The set as registered',
+            content: SET_XML,
+            headers: { ETag: { type: 'string', description: 'the sha-256 of the set' } },
+          },
+          400: 'Not a constraint set name',
+          401: 'No credentials, or refused ones',
+          404: 'No constraint set of this name',
+        },
+      }),
+    },
+    async (request, reply) => {
+      const record = await constraintSets.get(request.identity, request.params.name);
+      return reply.type('application/xml').header('ETag', `"${record.hash}"`).send(record.text);
+    },
+  );
 
-  app.delete<{ Params: { name: string } }>('/constraint-set/:name', {
-    ...describe({
-      operationId: 'deleteConstraintSet', summary: 'Remove a registered constraint set; admins only', tags: [TAGS.constraintSets], access: 'required', params: nameParams,
-      responses: {
-        204: empty('Removed'),
-        400: 'Not a constraint set name',
-        401: 'No credentials, or refused ones',
-        403: 'Deleting constraint sets needs the admin role',
-        404: 'No constraint set of this name',
-      },
-    }),
-  }, async (request, reply) => {
-    await constraintSets.remove(request.identity, request.params.name);
-    return reply.code(204).send();
-  });
+  app.delete<{ Params: { name: string } }>(
+    '/constraint-set/:name',
+    {
+      ...describe({
+        operationId: 'deleteConstraintSet',
+        summary: 'Remove a registered constraint set; admins only',
+        tags: [TAGS.constraintSets],
+        access: 'required',
+        params: nameParams,
+        responses: {
+          204: empty('Removed'),
+          400: 'Not a constraint set name',
+          401: 'No credentials, or refused ones',
+          403: 'Deleting constraint sets needs the admin role',
+          404: 'No constraint set of this name',
+        },
+      }),
+    },
+    async (request, reply) => {
+      await constraintSets.remove(request.identity, request.params.name);
+      return reply.code(204).send();
+    },
+  );
 
-  app.post<{ Body: Buffer; Querystring: ValidationQuery }>('/validate', {
-    ...describe({
-      operationId: 'validateContent', summary: 'Validate content in JSON, XML or YAML without storing it: schema, model constraints and the named sets', tags: [TAGS.validation], access: 'required',
-      description: 'Content that is not valid is still 200: the report says what is wrong. Accept: application/json (default) or application/sarif+json.',
-      querystring: VALIDATION_QUERY,
-      body: OSCAL_BODY,
-      responses: {
-        200: reportResponse('The validation report', 'ValidationReport'),
-        400: 'A named constraint set is not registered, the body cannot be read as text of its encoding, or a query parameter is not valid',
-        401: 'No credentials, or refused ones',
-        406: 'Accept names neither application/json nor application/sarif+json',
-        413: 'The body is larger than this server accepts',
-        415: 'Content-Type names no OSCAL format, or the body\'s encoding is not read',
-      },
-    }),
-  }, async (request, reply) => {
-    const result = await validation.validateBody(request.identity, bodyOf(request), request.headers['content-type'], setNames(request.query));
-    return sendReport(request, reply, result, 'request-body');
-  });
+  app.post<{ Body: Buffer; Querystring: ValidationQuery }>(
+    '/validate',
+    {
+      ...describe({
+        operationId: 'validateContent',
+        summary:
+          'Validate content in JSON, XML or YAML without storing it: schema, model constraints and the named sets',
+        tags: [TAGS.validation],
+        access: 'required',
+        description:
+          'Content that is not valid is still 200: the report says what is wrong. Accept: application/json (default) or application/sarif+json.',
+        querystring: VALIDATION_QUERY,
+        body: OSCAL_BODY,
+        responses: {
+          200: reportResponse('The validation report', 'ValidationReport'),
+          400: 'A named constraint set is not registered, the body cannot be read as text of its encoding, or a query parameter is not valid',
+          401: 'No credentials, or refused ones',
+          406: 'Accept names neither application/json nor application/sarif+json',
+          413: 'The body is larger than this server accepts',
+          415: "Content-Type names no OSCAL format, or the body's encoding is not read",
+        },
+      }),
+    },
+    async (request, reply) => {
+      const result = await validation.validateBody(
+        request.identity,
+        bodyOf(request),
+        request.headers['content-type'],
+        setNames(request.query),
+      );
+      return sendReport(request, reply, result, 'request-body');
+    },
+  );
 
-  app.get<{ Params: { model: string; id: string }; Querystring: ValidationQuery }>('/:model/:id/validation', {
-    ...describe({
-      operationId: 'validateDocument',
-      summary: 'Validate the current revision of a document: schema, model constraints and the named sets',
-      description: 'The current revision checked now (the documents it reaches may have changed), located in the bytes it was sent as, beside what was found when it was stored. Anonymous callers may validate public documents, without constraint sets.',
-      tags: [TAGS.validation],
-      access: 'optional',
-      params: {
-        type: 'object',
-        properties: { model: modelParam, id: idParam },
-        required: ['model', 'id'],
-      },
-      querystring: VALIDATION_QUERY,
-      responses: {
-        200: reportResponse('The validation report of the current revision', 'StoredValidationReport'),
-        400: 'A named constraint set is not registered, or a query parameter is not valid',
-        401: 'Constraint sets were named without credentials, or credentials were refused',
-        404: 'No such document, or the caller may not read it',
-        406: 'Accept names neither application/json nor application/sarif+json',
-        409: 'The document kept changing while it was read',
-        422: 'The path names no OSCAL model type (unknown-model)',
-      },
-    }),
-  }, async (request, reply) => {
-    const { model, id } = request.params;
-    const result = await validation.validateStored(request.identity, model, id, setNames(request.query));
-    return sendReport(request, reply, result, `${base}/${model}/${id}`, { revision: result.revision, 'findings-when-stored': result.stored.map(findingJson) });
-  });
+  app.get<{ Params: { model: string; id: string }; Querystring: ValidationQuery }>(
+    '/:model/:id/validation',
+    {
+      ...describe({
+        operationId: 'validateDocument',
+        summary: 'Validate the current revision of a document: schema, model constraints and the named sets',
+        description:
+          'The current revision checked now (the documents it reaches may have changed), located in the bytes it was sent as, beside what was found when it was stored. Anonymous callers may validate public documents, without constraint sets.',
+        tags: [TAGS.validation],
+        access: 'optional',
+        params: {
+          type: 'object',
+          properties: { model: modelParam, id: idParam },
+          required: ['model', 'id'],
+        },
+        querystring: VALIDATION_QUERY,
+        responses: {
+          200: reportResponse('The validation report of the current revision', 'StoredValidationReport'),
+          400: 'A named constraint set is not registered, or a query parameter is not valid',
+          401: 'Constraint sets were named without credentials, or credentials were refused',
+          404: 'No such document, or the caller may not read it',
+          406: 'Accept names neither application/json nor application/sarif+json',
+          409: 'The document kept changing while it was read',
+          422: 'The path names no OSCAL model type (unknown-model)',
+        },
+      }),
+    },
+    async (request, reply) => {
+      const { model, id } = request.params;
+      const result = await validation.validateStored(request.identity, model, id, setNames(request.query));
+      return sendReport(request, reply, result, `${base}/${model}/${id}`, {
+        revision: result.revision,
+        'findings-when-stored': result.stored.map(findingJson),
+      });
+    },
+  );
 }

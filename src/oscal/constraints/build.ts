@@ -23,7 +23,9 @@ function compileRelease(ir: ModelIR): ModelConstraints {
     let known = compiled.get(key);
     if (!known) {
       const file = ir.modules[module]!;
-      known = compileRules(corrector.correct(file, elements), { file, idPrefix: key, namespaces: {}, variables }).map((rule) => rules.push(rule) - 1);
+      known = compileRules(corrector.correct(file, elements), { file, idPrefix: key, namespaces: {}, variables }).map(
+        (rule) => rules.push(rule) - 1,
+      );
       compiled.set(key, known);
     }
     return known;
@@ -38,7 +40,10 @@ function compileRelease(ir: ModelIR): ModelConstraints {
     if (def.kind === 'flag') continue;
     for (const flag of def.flags) {
       const flagDef = ir.definitions[flag.def]!;
-      const ids = [...compile(flag.def, flagDef.constraints, flagDef.module), ...compile(`${key}@${flag.name}`, flag.constraints, def.module)];
+      const ids = [
+        ...compile(flag.def, flagDef.constraints, flagDef.module),
+        ...compile(`${key}@${flag.name}`, flag.constraints, def.module),
+      ];
       if (ids.length) (byFlag[at] ??= {})[flag.name] = ids;
     }
   }
@@ -55,4 +60,6 @@ for (const version of SUPPORTED_VERSIONS) {
   total += table.rules.length;
   writeFileSync(generatedFile(`constraints/v${version}.json`), JSON.stringify(table));
 }
-console.log(`constraints: compiled ${total} rules of ${SUPPORTED_VERSIONS.length} OSCAL releases in ${Math.round(performance.now() - started)} ms`);
+console.log(
+  `constraints: compiled ${total} rules of ${SUPPORTED_VERSIONS.length} OSCAL releases in ${Math.round(performance.now() - started)} ms`,
+);

@@ -7,10 +7,24 @@ import { dataType } from '../../metaschema/compile-ir.js';
 import { childElements, firstChild, textOf, type XmlElement } from '../../metaschema/xml-tree.js';
 import { compileAst, MetapathError, parseMetapath } from '../metapath/index.js';
 import { translateRegex } from '../metapath/regex.js';
-import { LEVELS, type Constraint, type ConstraintKind, type ConstraintProp, type Expression, type KeyField, type Level, type MessagePart, type Rule } from './model.js';
+import {
+  LEVELS,
+  type Constraint,
+  type ConstraintKind,
+  type ConstraintProp,
+  type Expression,
+  type KeyField,
+  type Level,
+  type MessagePart,
+  type Rule,
+} from './model.js';
 
 export class ConstraintDefinitionError extends Error {
-  constructor(readonly file: string, readonly line: number, message: string) {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    message: string,
+  ) {
     super(`${file}:${line}: ${message}`);
     this.name = 'ConstraintDefinitionError';
   }
@@ -25,7 +39,15 @@ export interface CompileOptions {
   variables: readonly string[];
 }
 
-const CONSTRAINT_KINDS = new Set<string>(['allowed-values', 'matches', 'expect', 'has-cardinality', 'index', 'index-has-key', 'is-unique']);
+const CONSTRAINT_KINDS = new Set<string>([
+  'allowed-values',
+  'matches',
+  'expect',
+  'has-cardinality',
+  'index',
+  'index-has-key',
+  'is-unique',
+]);
 
 export function compileRules(elements: readonly XmlElement[], options: CompileOptions): Rule[] {
   return rulesOf(elements, options, new Map());
@@ -36,15 +58,29 @@ function rulesOf(elements: readonly XmlElement[], options: CompileOptions, count
   const rules: Rule[] = [];
   for (const el of elements) {
     if (el.name === 'require') {
-      rules.push({ kind: 'require', when: expression(el, 'when', options), rules: rulesOf(childElements(el), options, counts), source: { file: options.file, line: el.line } });
+      rules.push({
+        kind: 'require',
+        when: expression(el, 'when', options),
+        rules: rulesOf(childElements(el), options, counts),
+        source: { file: options.file, line: el.line },
+      });
     } else if (el.name === 'let') {
-      rules.push({ kind: 'let', name: required(el, 'var', options), expression: expression(el, 'expression', options), source: { file: options.file, line: el.line } });
+      rules.push({
+        kind: 'let',
+        name: required(el, 'var', options),
+        expression: expression(el, 'expression', options),
+        source: { file: options.file, line: el.line },
+      });
     } else if (CONSTRAINT_KINDS.has(el.name)) {
       const n = (counts.get(el.name) ?? 0) + 1;
       counts.set(el.name, n);
       rules.push(constraint(el, el.name as ConstraintKind, `${options.idPrefix}/${el.name}-${n}`, options));
     } else if (el.name !== 'remarks') {
-      throw new ConstraintDefinitionError(options.file, el.line, `<${el.name}> is not a constraint (expected let, allowed-values, matches, expect, has-cardinality, index, index-has-key, is-unique or require)`);
+      throw new ConstraintDefinitionError(
+        options.file,
+        el.line,
+        `<${el.name}> is not a constraint (expected let, allowed-values, matches, expect, has-cardinality, index, index-has-key, is-unique or require)`,
+      );
     }
   }
   return rules;
@@ -74,10 +110,15 @@ function constraint(el: XmlElement, kind: ConstraintKind, generatedId: string, o
     case 'allowed-values': {
       const extensible = el.attrs.extensible ?? 'model';
       if (extensible !== 'none' && extensible !== 'model' && extensible !== 'external') {
-        throw new ConstraintDefinitionError(options.file, el.line, `extensible="${extensible}" must be none, model or external`);
+        throw new ConstraintDefinitionError(
+          options.file,
+          el.line,
+          `extensible="${extensible}" must be none, model or external`,
+        );
       }
       return {
-        ...common, kind,
+        ...common,
+        kind,
         values: childElements(el, 'enum').map((e) => required(e, 'value', options)),
         allowOther: yesNo(el, 'allow-other', options),
         extensible,
@@ -85,24 +126,41 @@ function constraint(el: XmlElement, kind: ConstraintKind, generatedId: string, o
     }
     case 'matches': {
       const { regex, datatype } = el.attrs;
-      if (regex === undefined && datatype === undefined) throw new ConstraintDefinitionError(options.file, el.line, 'a matches constraint needs a regex, a datatype or both');
+      if (regex === undefined && datatype === undefined)
+        throw new ConstraintDefinitionError(
+          options.file,
+          el.line,
+          'a matches constraint needs a regex, a datatype or both',
+        );
       if (regex !== undefined) checkRegex(regex, el, options);
       return {
-        ...common, kind,
+        ...common,
+        kind,
         ...(regex !== undefined ? { regex } : {}),
         ...(datatype !== undefined ? { datatype: checkedDatatype(datatype, el, options) } : {}),
       };
     }
     case 'expect': {
       const message = firstChild(el, 'message');
-      return { ...common, kind, test: expression(el, 'test', options), ...(message ? { message: messageTemplate(message, options) } : {}) };
+      return {
+        ...common,
+        kind,
+        test: expression(el, 'test', options),
+        ...(message ? { message: messageTemplate(message, options) } : {}),
+      };
     }
     case 'has-cardinality': {
       const min = el.attrs['min-occurs'];
       const max = el.attrs['max-occurs'];
-      if (min === undefined && max === undefined) throw new ConstraintDefinitionError(options.file, el.line, 'a has-cardinality constraint needs min-occurs, max-occurs or both');
+      if (min === undefined && max === undefined)
+        throw new ConstraintDefinitionError(
+          options.file,
+          el.line,
+          'a has-cardinality constraint needs min-occurs, max-occurs or both',
+        );
       return {
-        ...common, kind,
+        ...common,
+        kind,
         ...(min !== undefined ? { minOccurs: count(min, 'min-occurs', el, options) } : {}),
         ...(max !== undefined && max !== 'unbounded' ? { maxOccurs: count(max, 'max-occurs', el, options) } : {}),
       };
@@ -139,7 +197,8 @@ function keyFields(el: XmlElement, options: CompileOptions): KeyField[] {
     }
     return field;
   });
-  if (fields.length === 0) throw new ConstraintDefinitionError(options.file, el.line, `an ${el.name} constraint needs at least one key-field`);
+  if (fields.length === 0)
+    throw new ConstraintDefinitionError(options.file, el.line, `an ${el.name} constraint needs at least one key-field`);
   return fields;
 }
 
@@ -153,18 +212,21 @@ function level(el: XmlElement, options: CompileOptions): Level {
 
 function yesNo(el: XmlElement, attr: string, options: CompileOptions): boolean {
   const value = el.attrs[attr] ?? 'no';
-  if (value !== 'yes' && value !== 'no') throw new ConstraintDefinitionError(options.file, el.line, `${attr}="${value}" must be yes or no`);
+  if (value !== 'yes' && value !== 'no')
+    throw new ConstraintDefinitionError(options.file, el.line, `${attr}="${value}" must be yes or no`);
   return value === 'yes';
 }
 
 function count(value: string, attr: string, el: XmlElement, options: CompileOptions): number {
-  if (!/^\d+$/.test(value)) throw new ConstraintDefinitionError(options.file, el.line, `${attr}="${value}" must be a non-negative integer`);
+  if (!/^\d+$/.test(value))
+    throw new ConstraintDefinitionError(options.file, el.line, `${attr}="${value}" must be a non-negative integer`);
   return Number(value);
 }
 
 function required(el: XmlElement, attr: string, options: CompileOptions): string {
   const value = el.attrs[attr];
-  if (value === undefined) throw new ConstraintDefinitionError(options.file, el.line, `<${el.name}> needs its ${attr} attribute`);
+  if (value === undefined)
+    throw new ConstraintDefinitionError(options.file, el.line, `<${el.name}> needs its ${attr} attribute`);
   return value;
 }
 
@@ -180,7 +242,12 @@ function checkRegex(pattern: string, el: XmlElement, options: CompileOptions): v
   try {
     translateRegex(pattern, '');
   } catch (e) {
-    if (e instanceof MetapathError) throw new ConstraintDefinitionError(options.file, el.line, `the regular expression "${pattern}" is not valid: ${e.message}`);
+    if (e instanceof MetapathError)
+      throw new ConstraintDefinitionError(
+        options.file,
+        el.line,
+        `the regular expression "${pattern}" is not valid: ${e.message}`,
+      );
     throw e;
   }
 }
@@ -199,7 +266,11 @@ function parseExpression(text: string, el: XmlElement, what: string, options: Co
     return { text, ast };
   } catch (e) {
     if (e instanceof MetapathError) {
-      throw new ConstraintDefinitionError(options.file, el.line, `${what} "${text}" of <${el.name}${el.attrs.id ? ` id="${el.attrs.id}"` : ''}> is not valid Metapath: ${e.message}`);
+      throw new ConstraintDefinitionError(
+        options.file,
+        el.line,
+        `${what} "${text}" of <${el.name}${el.attrs.id ? ` id="${el.attrs.id}"` : ''}> is not valid Metapath: ${e.message}`,
+      );
     }
     throw e;
   }
@@ -216,7 +287,8 @@ function messageTemplate(el: XmlElement, options: CompileOptions): MessagePart[]
       continue;
     }
     const end = closingBrace(text, i);
-    if (end === -1) throw new ConstraintDefinitionError(options.file, el.line, `the message "${text}" has a { without its }`);
+    if (end === -1)
+      throw new ConstraintDefinitionError(options.file, el.line, `the message "${text}" has a { without its }`);
     if (literal) parts.push(literal);
     literal = '';
     parts.push(parseExpression(text.slice(i + 1, end).trim(), el, 'the message template', options));

@@ -22,12 +22,29 @@ interface Correction {
 }
 
 const VALUE_OF_FIELD = 'value() is no Metapath function; a field\'s key is its own value, "." (1.0.1)';
-const VALUE_OF_PROPERTY = 'value() is no Metapath function; a property\'s value is its @value flag (1.0.1)';
-const ARRAY_IN_PREDICATE = 'the inner [ ] makes an array, whose effective boolean value is an error for every such link (1.0.1)';
+const VALUE_OF_PROPERTY = "value() is no Metapath function; a property's value is its @value flag (1.0.1)";
+const ARRAY_IN_PREDICATE =
+  'the inner [ ] makes an array, whose effective boolean value is an error for every such link (1.0.1)';
 
 /** A target (or key-field target, or test) as written, and as 1.0.1 writes it. */
-function expression(file: string, element: string, attr: string, written: string, corrected: string, why: string, uses = 1): Correction {
-  return { version: '1.0.0', file, element, written: { [attr]: written }, corrected: { attrs: { [attr]: corrected } }, uses, why };
+function expression(
+  file: string,
+  element: string,
+  attr: string,
+  written: string,
+  corrected: string,
+  why: string,
+  uses = 1,
+): Correction {
+  return {
+    version: '1.0.0',
+    file,
+    element,
+    written: { [attr]: written },
+    corrected: { attrs: { [attr]: corrected } },
+    uses,
+    why,
+  };
 }
 
 /** Algorithms, the hex digits 1.1.0-1.1.2 ask for, the digits the digest has (as 1.1.3 asks). */
@@ -41,45 +58,131 @@ const HASH_LENGTHS: readonly (readonly [string, number, number])[] = [
 export const CORRECTIONS: readonly Correction[] = [
   expression('oscal_metadata_metaschema.xml', 'key-field', 'target', 'value()', '.', VALUE_OF_FIELD, 6),
   expression('oscal_ssp_metaschema.xml', 'key-field', 'target', 'value()', '.', VALUE_OF_FIELD),
-  ...["('identity-assurance-level','authenticator-assurance-level','federation-assurance-level')", "'cloud-deployment-model'", "'cloud-service-model'", "'privacy-designation'"]
-    .map((name) => expression('oscal_ssp_metaschema.xml', 'allowed-values', 'target', `prop[@name=${name}]/value()`, `prop[@name=${name}]/@value`, VALUE_OF_PROPERTY)),
-  expression('oscal_ssp_metaschema.xml', 'allowed-values', 'target', 'property/@name', 'prop/@name', 'the element is named prop; "property" is its definition\'s name and matches nothing (1.0.1)'),
-  ...['privacy-impact-assessment', 'diagram', 'system-security-plan']
-    .map((rel) => expression('oscal_ssp_metaschema.xml', 'index-has-key', 'target', `link[@rel='${rel}' and [starts-with(@href,'#')]]`, `link[@rel='${rel}' and starts-with(@href,'#')]`, ARRAY_IN_PREDICATE)),
-  expression('oscal_ssp_metaschema.xml', 'matches', 'target', "link[@rel='diagramn']/@href[starts-with(.,'#')]", "link[@rel='diagram']/@href[starts-with(.,'#')]", 'a typo of diagram: the check of diagram links never ran (1.0.1)'),
-  expression('oscal_ssp_metaschema.xml', 'allowed-values', 'target',
+  ...[
+    "('identity-assurance-level','authenticator-assurance-level','federation-assurance-level')",
+    "'cloud-deployment-model'",
+    "'cloud-service-model'",
+    "'privacy-designation'",
+  ].map((name) =>
+    expression(
+      'oscal_ssp_metaschema.xml',
+      'allowed-values',
+      'target',
+      `prop[@name=${name}]/value()`,
+      `prop[@name=${name}]/@value`,
+      VALUE_OF_PROPERTY,
+    ),
+  ),
+  expression(
+    'oscal_ssp_metaschema.xml',
+    'allowed-values',
+    'target',
+    'property/@name',
+    'prop/@name',
+    'the element is named prop; "property" is its definition\'s name and matches nothing (1.0.1)',
+  ),
+  ...['privacy-impact-assessment', 'diagram', 'system-security-plan'].map((rel) =>
+    expression(
+      'oscal_ssp_metaschema.xml',
+      'index-has-key',
+      'target',
+      `link[@rel='${rel}' and [starts-with(@href,'#')]]`,
+      `link[@rel='${rel}' and starts-with(@href,'#')]`,
+      ARRAY_IN_PREDICATE,
+    ),
+  ),
+  expression(
+    'oscal_ssp_metaschema.xml',
+    'matches',
+    'target',
+    "link[@rel='diagramn']/@href[starts-with(.,'#')]",
+    "link[@rel='diagram']/@href[starts-with(.,'#')]",
+    'a typo of diagram: the check of diagram links never ran (1.0.1)',
+  ),
+  expression(
+    'oscal_ssp_metaschema.xml',
+    'allowed-values',
+    'target',
     'security-sensitivity-level|security-impact-level/(security-objective-confidentiality|security-objective-integrity|security-objective-availability)|system-information/information-type/(confidentiality-impact|integrity-impact|availability-impact)/(base|selected}',
     'security-sensitivity-level|security-impact-level/(security-objective-confidentiality|security-objective-integrity|security-objective-availability)|system-information/information-type/(confidentiality-impact|integrity-impact|availability-impact)/(base|selected)',
-    'the last group closes with } instead of ): not valid Metapath (1.0.1 rewrote the target; only the bracket is mended here)'),
-  expression('oscal_ssp_metaschema.xml', 'index', 'target', '', 'provided', 'the index of an export\'s provided items names no target; 1.0.1 indexes every export\'s provided items, as this does'),
-  expression('oscal_assessment-common_metaschema.xml', 'allowed-values', 'target', "prop/[@name='type']/@value", "prop[@name='type']/@value", 'the / before [ makes an array of each prop, and a path step from an array is an error (1.0.1)'),
-  expression('oscal_component_metaschema.xml', 'allowed-values', 'target',
+    'the last group closes with } instead of ): not valid Metapath (1.0.1 rewrote the target; only the bracket is mended here)',
+  ),
+  expression(
+    'oscal_ssp_metaschema.xml',
+    'index',
+    'target',
+    '',
+    'provided',
+    "the index of an export's provided items names no target; 1.0.1 indexes every export's provided items, as this does",
+  ),
+  expression(
+    'oscal_assessment-common_metaschema.xml',
+    'allowed-values',
+    'target',
+    "prop/[@name='type']/@value",
+    "prop[@name='type']/@value",
+    'the / before [ makes an array of each prop, and a path step from an array is an error (1.0.1)',
+  ),
+  expression(
+    'oscal_component_metaschema.xml',
+    'allowed-values',
+    'target',
     'responsible-role/@role-id|control-implementation/implemented-requirement/responsible-role/@role-id||control-implementation/implemented-requirement/statement/responsible-role/@role-id',
     'responsible-role/@role-id|control-implementation/implemented-requirement/responsible-role/@role-id|control-implementation/implemented-requirement/statement/responsible-role/@role-id',
-    '|| joins strings; a union was meant (1.0.1)'),
-  expression('oscal_implementation-common_metaschema.xml', 'allowed-values', 'target', "prop[(@name=('ipv4-address','ipv6-address')]/@class", "prop[@name=('ipv4-address','ipv6-address')]/@class", 'an unclosed parenthesis: not valid Metapath (1.0.1)'),
-  expression('oscal_implementation-common_metaschema.xml', 'allowed-values', 'target', "prop[@name='direction')]/@value", "prop[@name='direction']/@value", 'a stray parenthesis: not valid Metapath (1.0.1)'),
+    '|| joins strings; a union was meant (1.0.1)',
+  ),
+  expression(
+    'oscal_implementation-common_metaschema.xml',
+    'allowed-values',
+    'target',
+    "prop[(@name=('ipv4-address','ipv6-address')]/@class",
+    "prop[@name=('ipv4-address','ipv6-address')]/@class",
+    'an unclosed parenthesis: not valid Metapath (1.0.1)',
+  ),
+  expression(
+    'oscal_implementation-common_metaschema.xml',
+    'allowed-values',
+    'target',
+    "prop[@name='direction')]/@value",
+    "prop[@name='direction']/@value",
+    'a stray parenthesis: not valid Metapath (1.0.1)',
+  ),
   {
-    version: '1.0.0', file: 'oscal_catalog_metaschema.xml', element: 'has-cardinality',
+    version: '1.0.0',
+    file: 'oscal_catalog_metaschema.xml',
+    element: 'has-cardinality',
     written: { target: "part[@name='statement']", 'min-occurs': '1', 'max-occurs': '1' },
-    corrected: { element: 'expect', attrs: { id: 'catalog-control-require-statement-when-not-withdrawn', target: '.', test: "prop[@name='status']/@value='withdrawn' or part[@name='statement']" } },
+    corrected: {
+      element: 'expect',
+      attrs: {
+        id: 'catalog-control-require-statement-when-not-withdrawn',
+        target: '.',
+        test: "prop[@name='status']/@value='withdrawn' or part[@name='statement']",
+      },
+    },
     uses: 1,
-    why: 'every control needed a statement, but a withdrawn control has none: NIST\'s own 1.0.0 SP 800-53 catalog has 180 (1.0.1 exempts withdrawn controls)',
+    why: "every control needed a statement, but a withdrawn control has none: NIST's own 1.0.0 SP 800-53 catalog has 180 (1.0.1 exempts withdrawn controls)",
   },
   {
-    version: '1.0.0', file: 'oscal_metadata_metaschema.xml', element: 'has-cardinality',
+    version: '1.0.0',
+    file: 'oscal_metadata_metaschema.xml',
+    element: 'has-cardinality',
     written: { target: 'rlink|base64', 'min-occurs': '1' },
     corrected: { attrs: { level: 'WARNING' } },
     uses: 1,
-    why: 'a resource without an rlink or base64 (a citation only, as three of NIST\'s 1.0.0 SP 800-53 catalog are) was an error; 1.0.1 made it a warning',
+    why: "a resource without an rlink or base64 (a citation only, as three of NIST's 1.0.0 SP 800-53 catalog are) was an error; 1.0.1 made it a warning",
   },
-  ...['1.1.0', '1.1.1', '1.1.2'].flatMap((version) => HASH_LENGTHS.map(([algorithms, written, corrected]): Correction => ({
-    version, file: 'oscal_metadata_metaschema.xml', element: 'matches',
-    written: { target: `.[@algorithm=(${algorithms})]`, regex: `^[0-9a-fA-F]{${written}}$` },
-    corrected: { attrs: { regex: `^[0-9a-fA-F]{${corrected}}$` } },
-    uses: 1,
-    why: 'the length asked is the digest\'s bytes, not its hex digits: every correct SHA-256 hash (ours among them) broke it; 1.1.3 asks for twice as many digits',
-  }))),
+  ...['1.1.0', '1.1.1', '1.1.2'].flatMap((version) =>
+    HASH_LENGTHS.map(([algorithms, written, corrected]): Correction => ({
+      version,
+      file: 'oscal_metadata_metaschema.xml',
+      element: 'matches',
+      written: { target: `.[@algorithm=(${algorithms})]`, regex: `^[0-9a-fA-F]{${written}}$` },
+      corrected: { attrs: { regex: `^[0-9a-fA-F]{${corrected}}$` } },
+      uses: 1,
+      why: "the length asked is the digest's bytes, not its hex digits: every correct SHA-256 hash (ours among them) broke it; 1.1.3 asks for twice as many digits",
+    })),
+  ),
 ];
 
 function matches(c: Correction, el: XmlElement): boolean {
@@ -109,7 +212,10 @@ export class Corrector {
   assertAllUsed(): void {
     for (const c of CORRECTIONS.filter((x) => x.version === this.version)) {
       const n = this.used.get(c) ?? 0;
-      if (n !== c.uses) throw new Error(`the constraint correction of ${c.file} <${c.element}> ${JSON.stringify(c.written)} matched ${n} elements, not ${c.uses}: the list in corrections.ts is out of date`);
+      if (n !== c.uses)
+        throw new Error(
+          `the constraint correction of ${c.file} <${c.element}> ${JSON.stringify(c.written)} matched ${n} elements, not ${c.uses}: the list in corrections.ts is out of date`,
+        );
     }
   }
 }

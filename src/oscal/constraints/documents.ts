@@ -39,7 +39,8 @@ export class LoadedDocuments implements DocumentAccess {
 
   reason(uri: string): string | undefined {
     if (!this.loader) return 'nothing is loaded from outside the document here';
-    if (!this.documents.has(uri) && this.documents.size >= MAX_DOCUMENTS) return `more than ${MAX_DOCUMENTS} documents were asked for`;
+    if (!this.documents.has(uri) && this.documents.size >= MAX_DOCUMENTS)
+      return `more than ${MAX_DOCUMENTS} documents were asked for`;
     return this.documents.get(uri)?.reason;
   }
 
@@ -65,7 +66,8 @@ export class LoadedDocuments implements DocumentAccess {
       if (href.startsWith('#')) return await this.loadResource(href);
       // resolve-uri('#uuid') against the document's own base names a resource of its back-matter.
       const hash = href.indexOf('#');
-      if (hash > 0 && this.root.base !== undefined && href.slice(0, hash) === this.root.base.split('#')[0]) return await this.loadResource(href.slice(hash));
+      if (hash > 0 && this.root.base !== undefined && href.slice(0, hash) === this.root.base.split('#')[0])
+        return await this.loadResource(href.slice(hash));
       const loaded = await this.loader!(href, this.root.base);
       return this.known(loaded.document, loaded.base);
     } catch (e) {
@@ -75,7 +77,9 @@ export class LoadedDocuments implements DocumentAccess {
 
   /** `#uuid`: a back-matter resource of the document being validated, through its rlinks, then its base64. */
   private async loadResource(href: string): Promise<Known> {
-    const body = Object.values(this.root.doc.content)[0] as { 'back-matter'?: { resources?: { uuid: string; rlinks?: { href: string }[]; base64?: { value: string } }[] } };
+    const body = Object.values(this.root.doc.content)[0] as {
+      'back-matter'?: { resources?: { uuid: string; rlinks?: { href: string }[]; base64?: { value: string } }[] };
+    };
     const resource = body['back-matter']?.resources?.find((r) => r.uuid === href.slice(1));
     if (!resource) return { node: null, reason: `the back-matter has no resource with uuid ${href.slice(1)}` };
     const tried: string[] = [];
@@ -89,19 +93,29 @@ export class LoadedDocuments implements DocumentAccess {
     }
     if (resource.base64) {
       try {
-        return this.known(JSON.parse(Buffer.from(resource.base64.value, 'base64').toString('utf8')) as Record<string, unknown>, this.root.base);
+        return this.known(
+          JSON.parse(Buffer.from(resource.base64.value, 'base64').toString('utf8')) as Record<string, unknown>,
+          this.root.base,
+        );
       } catch (e) {
         tried.push(`its base64 content (${e instanceof Error ? e.message : String(e)})`);
       }
     }
-    return { node: null, reason: tried.length ? `none of the resource's contents could be read: ${tried.join('; ')}` : 'the resource has neither an rlink nor base64 content' };
+    return {
+      node: null,
+      reason: tried.length
+        ? `none of the resource's contents could be read: ${tried.join('; ')}`
+        : 'the resource has neither an rlink nor base64 content',
+    };
   }
 
   private known(json: Record<string, unknown>, base: string | undefined): Known {
     const model = Object.keys(json).find((k) => k !== '$schema');
-    const body = model === undefined ? undefined : json[model] as { metadata?: { 'oscal-version'?: unknown } } | undefined;
+    const body =
+      model === undefined ? undefined : (json[model] as { metadata?: { 'oscal-version'?: unknown } } | undefined);
     const version = body?.metadata?.['oscal-version'];
-    if (model === undefined || !isSupportedVersion(version)) return { node: null, reason: 'it is not an OSCAL document of a supported release' };
+    if (model === undefined || !isSupportedVersion(version))
+      return { node: null, reason: 'it is not an OSCAL document of a supported release' };
     const node = documentNode({ model, version, content: json }, base);
     this.sources.set(node, { json, base });
     return { node };
@@ -109,9 +123,13 @@ export class LoadedDocuments implements DocumentAccess {
 
   private async resolve(profile: MetaNode): Promise<Known> {
     const source = this.sources.get(profile.kind === 'document' ? profile : rootOf(profile));
-    if (!source || !('profile' in source.json)) return { node: null, reason: 'resolve-profile was given something other than a profile document' };
+    if (!source || !('profile' in source.json))
+      return { node: null, reason: 'resolve-profile was given something other than a profile document' };
     try {
-      const { document } = await resolveProfile(source.json, { loader: this.loader!, ...(source.base !== undefined ? { base: source.base } : {}) });
+      const { document } = await resolveProfile(source.json, {
+        loader: this.loader!,
+        ...(source.base !== undefined ? { base: source.base } : {}),
+      });
       return { node: documentNode(document, source.base) };
     } catch (e) {
       return { node: null, reason: e instanceof Error ? e.message : String(e) };

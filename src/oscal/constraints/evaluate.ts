@@ -8,14 +8,37 @@
  */
 import { compileWholeMatch } from '../metapath/regex.js';
 import {
-  atomize, compileAst, Ctx, DocumentNeeded, ebv, isAtomic, isNode, MetapathError, metapathOf, stringOf,
-  type Dynamic, type Evaluator, type Item, type MetaNode, type Sequence, type StaticContext,
+  atomize,
+  compileAst,
+  Ctx,
+  DocumentNeeded,
+  ebv,
+  isAtomic,
+  isNode,
+  MetapathError,
+  metapathOf,
+  stringOf,
+  type Dynamic,
+  type Evaluator,
+  type Item,
+  type MetaNode,
+  type Sequence,
+  type StaticContext,
 } from '../metapath/index.js';
 import { datatypeAccepts } from './datatypes.js';
 import type { DataType } from '../../metaschema/ir.js';
 import type { Finding } from './findings.js';
 import { describeConstraint, nodeLabel, quote } from './messages.js';
-import { severity, type Constraint, type ConstraintContext, type ConstraintSet, type Expression, type KeyField, type ModelConstraints, type Rule } from './model.js';
+import {
+  severity,
+  type Constraint,
+  type ConstraintContext,
+  type ConstraintSet,
+  type Expression,
+  type KeyField,
+  type ModelConstraints,
+  type Rule,
+} from './model.js';
 
 type AllowedValues = Extract<Constraint, { kind: 'allowed-values' }>;
 
@@ -102,7 +125,11 @@ export class ConstraintRun {
   // ---- which rules apply where ----
 
   private attachSet(set: ConstraintSet, start: Ctx): void {
-    const sc: StaticContext = { ...this.modelSc, namespaces: set.namespaces, variables: [...this.modelSc.variables!, ...set.contexts.flatMap(contextLets)] };
+    const sc: StaticContext = {
+      ...this.modelSc,
+      namespaces: set.namespaces,
+      variables: [...this.modelSc.variables!, ...set.contexts.flatMap(contextLets)],
+    };
     const walk = (contexts: ConstraintSet['contexts'], from: MetaNode[], path: string): void => {
       contexts.forEach((context, i) => {
         const where = `${path}/context[${i + 1}]`;
@@ -110,11 +137,22 @@ export class ConstraintRun {
         for (const origin of from) {
           for (const target of context.targets) {
             const found = this.guard(() => this.evaluate(target, start.focus(origin, 1, 1), sc), {
-              id: `${set.name}${where}`, kind: 'context', source: set.name, node: origin, what: `the context's target "${target.text}"`,
+              id: `${set.name}${where}`,
+              kind: 'context',
+              source: set.name,
+              node: origin,
+              what: `the context's target "${target.text}"`,
             });
             for (const item of found ?? []) {
               if (isNode(item)) nodes.push(item);
-              else this.processingError(`${set.name}${where}`, 'context', set.name, origin, `the context's target "${target.text}" gives a value, not a node`);
+              else
+                this.processingError(
+                  `${set.name}${where}`,
+                  'context',
+                  set.name,
+                  origin,
+                  `the context's target "${target.text}" gives a value, not a node`,
+                );
             }
           }
         }
@@ -152,26 +190,48 @@ export class ConstraintRun {
   private apply(rule: Rule, node: MetaNode, ctx: Ctx, source: string, sc: StaticContext): Ctx {
     if (rule.kind === 'let') {
       const value = this.guard(() => this.evaluate(rule.expression, ctx, sc), {
-        id: `let $${rule.name}`, kind: 'let', source, node, what: `the let "${rule.expression.text}"`,
+        id: `let $${rule.name}`,
+        kind: 'let',
+        source,
+        node,
+        what: `the let "${rule.expression.text}"`,
       });
       return ctx.bind(rule.name, value ?? []);
     }
     if (rule.kind === 'require') {
       const holds = this.guard(() => ebv(this.evaluate(rule.when, ctx, sc)), {
-        id: `require ${rule.when.text}`, kind: 'require', source, node, what: `the condition "${rule.when.text}"`,
+        id: `require ${rule.when.text}`,
+        kind: 'require',
+        source,
+        node,
+        what: `the condition "${rule.when.text}"`,
       });
       let inner = ctx;
       if (holds) for (const r of rule.rules) inner = this.apply(r, node, inner, source, sc);
       return ctx;
     }
     const outcome = this.outcome(rule, source);
-    const targets = this.guard(() => this.targets(rule, ctx, sc), { id: rule.id, kind: rule.kind, source, node, what: `the target "${rule.target.text}"`, level: rule.level });
+    const targets = this.guard(() => this.targets(rule, ctx, sc), {
+      id: rule.id,
+      kind: rule.kind,
+      source,
+      node,
+      what: `the target "${rule.target.text}"`,
+      level: rule.level,
+    });
     if (targets === undefined) {
       outcome.failed = true;
       return ctx;
     }
     if (targets.length > 0 || rule.kind === 'has-cardinality') outcome.applied = true;
-    this.guard(() => this.check(rule, node, targets, ctx, source, sc), { id: rule.id, kind: rule.kind, source, node, what: 'the constraint', level: rule.level });
+    this.guard(() => this.check(rule, node, targets, ctx, source, sc), {
+      id: rule.id,
+      kind: rule.kind,
+      source,
+      node,
+      what: 'the constraint',
+      level: rule.level,
+    });
     return ctx;
   }
 
@@ -183,7 +243,14 @@ export class ConstraintRun {
     return items as MetaNode[];
   }
 
-  private check(rule: Constraint, node: MetaNode, targets: MetaNode[], ctx: Ctx, source: string, sc: StaticContext): void {
+  private check(
+    rule: Constraint,
+    node: MetaNode,
+    targets: MetaNode[],
+    ctx: Ctx,
+    source: string,
+    sc: StaticContext,
+  ): void {
     switch (rule.kind) {
       case 'allowed-values':
         for (const target of targets) {
@@ -199,7 +266,9 @@ export class ConstraintRun {
         for (const target of targets) {
           const focus = ctx.focus(target, 1, 1);
           if (!ebv(this.evaluate(rule.test, focus, sc))) {
-            const message = rule.message ? this.message(rule.message, focus, sc) : `${describeConstraint(rule)}: the test ${quote(rule.test.text)} is false for ${nodeLabel(target)}`;
+            const message = rule.message
+              ? this.message(rule.message, focus, sc)
+              : `${describeConstraint(rule)}: the test ${quote(rule.test.text)} is false for ${nodeLabel(target)}`;
             this.fail(rule, source, target, message);
           }
         }
@@ -207,10 +276,20 @@ export class ConstraintRun {
       case 'has-cardinality': {
         const n = targets.length;
         if (rule.minOccurs !== undefined && n < rule.minOccurs) {
-          this.fail(rule, source, node, `${nodeLabel(node)} has ${n} of ${quote(rule.target.text)}; at least ${rule.minOccurs} ${rule.minOccurs === 1 ? 'is' : 'are'} required`);
+          this.fail(
+            rule,
+            source,
+            node,
+            `${nodeLabel(node)} has ${n} of ${quote(rule.target.text)}; at least ${rule.minOccurs} ${rule.minOccurs === 1 ? 'is' : 'are'} required`,
+          );
         }
         if (rule.maxOccurs !== undefined && n > rule.maxOccurs) {
-          this.fail(rule, source, node, `${nodeLabel(node)} has ${n} of ${quote(rule.target.text)}; at most ${rule.maxOccurs} ${rule.maxOccurs === 1 ? 'is' : 'are'} allowed`);
+          this.fail(
+            rule,
+            source,
+            node,
+            `${nodeLabel(node)} has ${n} of ${quote(rule.target.text)}; at most ${rule.maxOccurs} ${rule.maxOccurs === 1 ? 'is' : 'are'} allowed`,
+          );
         }
         return;
       }
@@ -221,7 +300,12 @@ export class ConstraintRun {
           for (const key of this.keys(rule, rule.keyFields, target, ctx, source, sc)) {
             const existing = index.get(key);
             if (existing && existing.node !== target) {
-              this.fail(rule, source, target, `${nodeLabel(target)} has the key ${keyText(key)}, which ${metapathOf(existing.node)} has already: the index ${rule.name} needs each key once`);
+              this.fail(
+                rule,
+                source,
+                target,
+                `${nodeLabel(target)} has the key ${keyText(key)}, which ${metapathOf(existing.node)} has already: the index ${rule.name} needs each key once`,
+              );
             } else index.set(key, { node: target, constraint: rule });
           }
         }
@@ -229,7 +313,12 @@ export class ConstraintRun {
       }
       case 'index-has-key':
         for (const target of targets) {
-          this.references.push({ constraint: rule, source, node: target, keys: this.keys(rule, rule.keyFields, target, ctx, source, sc) });
+          this.references.push({
+            constraint: rule,
+            source,
+            node: target,
+            keys: this.keys(rule, rule.keyFields, target, ctx, source, sc),
+          });
         }
         return;
       case 'is-unique': {
@@ -237,7 +326,13 @@ export class ConstraintRun {
         for (const target of targets) {
           for (const key of this.keys(rule, rule.keyFields, target, ctx, source, sc)) {
             const first = seen.get(key);
-            if (first && first !== target) this.fail(rule, source, target, `${nodeLabel(target)} has the key ${keyText(key)}, which ${metapathOf(first)} has already: ${describeConstraint(rule)} needs each key once`);
+            if (first && first !== target)
+              this.fail(
+                rule,
+                source,
+                target,
+                `${nodeLabel(target)} has the key ${keyText(key)}, which ${metapathOf(first)} has already: ${describeConstraint(rule)} needs each key once`,
+              );
             else seen.set(key, target);
           }
         }
@@ -248,7 +343,12 @@ export class ConstraintRun {
   private checkMatches(rule: Extract<Constraint, { kind: 'matches' }>, target: MetaNode, source: string): void {
     const value = valueText(target);
     if (rule.regex !== undefined && !compileWholeMatch(rule.regex).test(value)) {
-      this.fail(rule, source, target, `${nodeLabel(target)} is ${quote(value)}, which does not match the pattern ${rule.regex}`);
+      this.fail(
+        rule,
+        source,
+        target,
+        `${nodeLabel(target)} is ${quote(value)}, which does not match the pattern ${rule.regex}`,
+      );
     }
     if (rule.datatype !== undefined && !datatypeAccepts(rule.datatype as DataType, value)) {
       this.fail(rule, source, target, `${nodeLabel(target)} is ${quote(value)}, which is not a valid ${rule.datatype}`);
@@ -262,7 +362,14 @@ export class ConstraintRun {
    * pattern keeps its first group, and a value it does not match is a violation of the
    * constraint, as the key cannot be read.
    */
-  private keys(rule: Constraint, fields: KeyField[], target: MetaNode, ctx: Ctx, source: string, sc: StaticContext): string[] {
+  private keys(
+    rule: Constraint,
+    fields: KeyField[],
+    target: MetaNode,
+    ctx: Ctx,
+    source: string,
+    sc: StaticContext,
+  ): string[] {
     let keys: (string | null)[][] = [[]];
     for (const field of fields) {
       const values = atomize(this.evaluate(field.target, ctx.focus(target, 1, 1), sc)).map(stringOf);
@@ -274,12 +381,20 @@ export class ConstraintRun {
         }
         const match = compileWholeMatch(field.pattern).exec(value);
         if (match) parts.push(match[1] ?? value);
-        else this.fail(rule, source, target, `${nodeLabel(target)}'s key ${quote(value)} does not have the form ${field.pattern} that ${describeConstraint(rule)} reads its key from`);
+        else
+          this.fail(
+            rule,
+            source,
+            target,
+            `${nodeLabel(target)}'s key ${quote(value)} does not have the form ${field.pattern} that ${describeConstraint(rule)} reads its key from`,
+          );
       }
       if (parts.length === 0) parts.push(null);
       keys = keys.flatMap((k) => parts.map((p) => [...k, p]));
     }
-    return keys.filter((k) => k.some((p) => p !== null)).map((k) => k.map((p) => (p === null ? '\u0001' : p)).join('\u0000'));
+    return keys
+      .filter((k) => k.some((p) => p !== null))
+      .map((k) => k.map((p) => (p === null ? '\u0001' : p)).join('\u0000'));
   }
 
   // ---- once the whole document has been seen ----
@@ -302,8 +417,16 @@ export class ConstraintRun {
       if (list.some((a) => a.constraint.values.includes(value))) continue;
       const cited = closed.reduce((a, b) => (severity(b.constraint.level) > severity(a.constraint.level) ? b : a));
       const allowed = [...new Set(list.flatMap((a) => a.constraint.values))];
-      const shown = allowed.length > 25 ? `${allowed.slice(0, 25).join(', ')}, … (${allowed.length - 25} more)` : allowed.join(', ');
-      this.fail(cited.constraint, cited.source, node, `${nodeLabel(node)} is ${quote(value)}; it must be one of: ${shown}`);
+      const shown =
+        allowed.length > 25
+          ? `${allowed.slice(0, 25).join(', ')}, … (${allowed.length - 25} more)`
+          : allowed.join(', ');
+      this.fail(
+        cited.constraint,
+        cited.source,
+        node,
+        `${nodeLabel(node)} is ${quote(value)}; it must be one of: ${shown}`,
+      );
     }
   }
 
@@ -312,11 +435,23 @@ export class ConstraintRun {
       const index = this.indexes.get(ref.constraint.name);
       // An index defined where this document has nothing (a back-matter index, with no back-matter) is empty, not missing.
       if (!index && !this.indexNames().has(ref.constraint.name)) {
-        this.processingError(ref.constraint.id, 'index-has-key', ref.source, ref.node, `no constraint defines an index named ${ref.constraint.name}`);
+        this.processingError(
+          ref.constraint.id,
+          'index-has-key',
+          ref.source,
+          ref.node,
+          `no constraint defines an index named ${ref.constraint.name}`,
+        );
         continue;
       }
       for (const key of ref.keys) {
-        if (!index?.has(key)) this.fail(ref.constraint, ref.source, ref.node, `${nodeLabel(ref.node)} refers to ${keyText(key)}, which is not a key of ${describeIndex(ref.constraint.name, index)}`);
+        if (!index?.has(key))
+          this.fail(
+            ref.constraint,
+            ref.source,
+            ref.node,
+            `${nodeLabel(ref.node)} refers to ${keyText(key)}, which is not a key of ${describeIndex(ref.constraint.name, index)}`,
+          );
       }
     }
   }
@@ -334,24 +469,44 @@ export class ConstraintRun {
 
   /** A message template: literal text and expressions, each expression's values joined by ", ". */
   private message(parts: readonly (string | Expression)[], focus: Ctx, sc: StaticContext): string {
-    return parts.map((part) => {
-      if (typeof part === 'string') return part;
-      try {
-        return atomize(this.evaluate(part, focus, sc)).map(stringOf).join(', ');
-      } catch (e) {
-        if (e instanceof MetapathError) return `{${part.text}}`;
-        throw e;
-      }
-    }).join('');
+    return parts
+      .map((part) => {
+        if (typeof part === 'string') return part;
+        try {
+          return atomize(this.evaluate(part, focus, sc))
+            .map(stringOf)
+            .join(', ');
+        } catch (e) {
+          if (e instanceof MetapathError) return `{${part.text}}`;
+          throw e;
+        }
+      })
+      .join('');
   }
 
   /** Runs `work`, turning a Metapath error into a processing-error finding (undefined then). */
-  private guard<T>(work: () => T, about: { id: string; kind: Finding['kind']; source: string; node: MetaNode; what: string; level?: Finding['level'] }): T | undefined {
+  private guard<T>(
+    work: () => T,
+    about: {
+      id: string;
+      kind: Finding['kind'];
+      source: string;
+      node: MetaNode;
+      what: string;
+      level?: Finding['level'];
+    },
+  ): T | undefined {
     try {
       return work();
     } catch (e) {
       if (e instanceof DocumentNeeded || !(e instanceof MetapathError)) throw e;
-      this.processingError(about.id, about.kind, about.source, about.node, `${about.what} could not be evaluated: ${e.message}${e.code ? ` [${e.code}]` : ''}`);
+      this.processingError(
+        about.id,
+        about.kind,
+        about.source,
+        about.node,
+        `${about.what} could not be evaluated: ${e.message}${e.code ? ` [${e.code}]` : ''}`,
+      );
       return undefined;
     }
   }
@@ -362,13 +517,30 @@ export class ConstraintRun {
       known.more++;
       return;
     }
-    const finding: Finding = { constraintId: id, kind, level: 'ERROR', message, metapath: metapathOf(node), path: node.pointer(), source, processingError: true };
+    const finding: Finding = {
+      constraintId: id,
+      kind,
+      level: 'ERROR',
+      message,
+      metapath: metapathOf(node),
+      path: node.pointer(),
+      source,
+      processingError: true,
+    };
     this.processingErrors.set(id, { finding, more: 0 });
   }
 
   private fail(rule: Constraint, source: string, node: MetaNode, message: string): void {
     this.outcome(rule, source).failed = true;
-    this.findings.push({ constraintId: rule.id, kind: rule.kind, level: rule.level, message, metapath: metapathOf(node), path: node.pointer(), source });
+    this.findings.push({
+      constraintId: rule.id,
+      kind: rule.kind,
+      level: rule.level,
+      message,
+      metapath: metapathOf(node),
+      path: node.pointer(),
+      source,
+    });
   }
 
   private outcome(rule: Constraint, source: string): RuleOutcome {
@@ -394,7 +566,8 @@ function contextLets(context: ConstraintSet['contexts'][number]): string[] {
 function extensibilityConflict(list: { constraint: AllowedValues; source: string }[]): string | undefined {
   if (list.length < 2) return undefined;
   const none = list.find((a) => a.constraint.extensible === 'none');
-  if (none) return `allowed-values ${none.constraint.id} says extensible="none", but ${list.length - 1} other allowed-values constraint${list.length > 2 ? 's' : ''} target${list.length > 2 ? '' : 's'} this value too`;
+  if (none)
+    return `allowed-values ${none.constraint.id} says extensible="none", but ${list.length - 1} other allowed-values constraint${list.length > 2 ? 's' : ''} target${list.length > 2 ? '' : 's'} this value too`;
   const external = list.find((a) => a.source !== 'model');
   const closedToOthers = list.find((a) => a.source === 'model' && a.constraint.extensible === 'model');
   if (external && closedToOthers) {
@@ -408,7 +581,10 @@ function valueText(node: MetaNode): string {
 }
 
 function keyText(key: string): string {
-  return key.split('\u0000').map((k) => (k === '\u0001' ? '(none)' : quote(k))).join(' + ');
+  return key
+    .split('\u0000')
+    .map((k) => (k === '\u0001' ? '(none)' : quote(k)))
+    .join(' + ');
 }
 
 function describeIndex(name: string, index: Map<string, IndexEntry> | undefined): string {

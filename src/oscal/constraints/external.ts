@@ -24,20 +24,35 @@ export async function readConstraintSet(name: string, text: string, loadImport?:
   const parsed: { file: string; root: XmlElement }[] = [];
   const seen = new Set<string>();
   const collect = async (file: string, body: string, chain: string[]): Promise<void> => {
-    if (chain.length > MAX_IMPORT_DEPTH) throw new ConstraintDefinitionError(file, 1, `imports are nested more than ${MAX_IMPORT_DEPTH} deep`);
+    if (chain.length > MAX_IMPORT_DEPTH)
+      throw new ConstraintDefinitionError(file, 1, `imports are nested more than ${MAX_IMPORT_DEPTH} deep`);
     const root = parse(file, body);
     for (const imp of childElements(root, 'import')) {
       const href = imp.attrs.href;
       if (href === undefined) throw new ConstraintDefinitionError(file, imp.line, '<import> needs its href attribute');
-      if (!loadImport) throw new ConstraintDefinitionError(file, imp.line, `the import of ${href} cannot be read here: imports are read from files beside the set, or from sets registered on the server`);
+      if (!loadImport)
+        throw new ConstraintDefinitionError(
+          file,
+          imp.line,
+          `the import of ${href} cannot be read here: imports are read from files beside the set, or from sets registered on the server`,
+        );
       let imported: { name: string; text: string };
       try {
         imported = await loadImport(href, file);
       } catch (e) {
         if (e instanceof ConstraintDefinitionError) throw e;
-        throw new ConstraintDefinitionError(file, imp.line, `the import of ${href} cannot be read: ${e instanceof Error ? e.message : String(e)}`);
+        throw new ConstraintDefinitionError(
+          file,
+          imp.line,
+          `the import of ${href} cannot be read: ${e instanceof Error ? e.message : String(e)}`,
+        );
       }
-      if (chain.includes(imported.name)) throw new ConstraintDefinitionError(file, imp.line, `the import of ${href} makes a loop: ${[...chain, imported.name].join(' -> ')}`);
+      if (chain.includes(imported.name))
+        throw new ConstraintDefinitionError(
+          file,
+          imp.line,
+          `the import of ${href} makes a loop: ${[...chain, imported.name].join(' -> ')}`,
+        );
       if (!seen.has(imported.name)) {
         seen.add(imported.name);
         await collect(imported.name, imported.text, [...chain, imported.name]);
@@ -52,13 +67,21 @@ export async function readConstraintSet(name: string, text: string, loadImport?:
   for (const { file, root } of parsed) {
     for (const binding of childElements(root, 'namespace-binding')) {
       const { prefix, uri } = binding.attrs;
-      if (prefix === undefined || uri === undefined) throw new ConstraintDefinitionError(file, binding.line, '<namespace-binding> needs its prefix and uri attributes');
+      if (prefix === undefined || uri === undefined)
+        throw new ConstraintDefinitionError(
+          file,
+          binding.line,
+          '<namespace-binding> needs its prefix and uri attributes',
+        );
       namespaces[prefix] = uri;
     }
   }
   const variables = parsed.flatMap(({ root }) => letNames(root));
   const contexts = parsed.flatMap(({ file, root }) =>
-    childElements(root, 'context').map((el, i) => context(el, { file, namespaces, variables, idPrefix: `${file}/context-${i + 1}` })));
+    childElements(root, 'context').map((el, i) =>
+      context(el, { file, namespaces, variables, idPrefix: `${file}/context-${i + 1}` }),
+    ),
+  );
   return { name, contexts, namespaces };
 }
 
@@ -67,32 +90,51 @@ function parse(file: string, text: string): XmlElement {
   try {
     root = parseXmlTree(text, file);
   } catch (e) {
-    if (e instanceof XmlTreeError) throw new ConstraintDefinitionError(file, e.line, e.message.replace(/^[^:]*:\d+:\d+: /, ''));
+    if (e instanceof XmlTreeError)
+      throw new ConstraintDefinitionError(file, e.line, e.message.replace(/^[^:]*:\d+:\d+: /, ''));
     throw e;
   }
   if (root.name !== 'metaschema-meta-constraints') {
-    throw new ConstraintDefinitionError(file, root.line, `the root element is <${root.name}>; a constraint set is a <metaschema-meta-constraints> document`);
+    throw new ConstraintDefinitionError(
+      file,
+      root.line,
+      `the root element is <${root.name}>; a constraint set is a <metaschema-meta-constraints> document`,
+    );
   }
   for (const el of childElements(root)) {
     if (!['import', 'namespace-binding', 'context', 'remarks'].includes(el.name)) {
-      throw new ConstraintDefinitionError(file, el.line, `<${el.name}> is not allowed in <metaschema-meta-constraints> (expected import, namespace-binding or context)`);
+      throw new ConstraintDefinitionError(
+        file,
+        el.line,
+        `<${el.name}> is not allowed in <metaschema-meta-constraints> (expected import, namespace-binding or context)`,
+      );
     }
   }
   return root;
 }
 
-function context(el: XmlElement, options: { file: string; namespaces: Record<string, string>; variables: string[]; idPrefix: string }): ConstraintContext {
+function context(
+  el: XmlElement,
+  options: { file: string; namespaces: Record<string, string>; variables: string[]; idPrefix: string },
+): ConstraintContext {
   const targets = childElements(el, 'metapath').map((m) => expression(m, 'target', options));
-  if (targets.length === 0) throw new ConstraintDefinitionError(options.file, el.line, 'a <context> needs at least one <metapath target="…"/>');
+  if (targets.length === 0)
+    throw new ConstraintDefinitionError(options.file, el.line, 'a <context> needs at least one <metapath target="…"/>');
   for (const child of childElements(el)) {
     if (!['metapath', 'constraints', 'context', 'remarks'].includes(child.name)) {
-      throw new ConstraintDefinitionError(options.file, child.line, `<${child.name}> is not allowed in <context> (expected metapath, constraints, context or remarks)`);
+      throw new ConstraintDefinitionError(
+        options.file,
+        child.line,
+        `<${child.name}> is not allowed in <context> (expected metapath, constraints, context or remarks)`,
+      );
     }
   }
   const constraints = childElements(el, 'constraints')[0];
   return {
     targets,
     rules: constraints ? compileRules(childElements(constraints), options) : [],
-    contexts: childElements(el, 'context').map((c, i) => context(c, { ...options, idPrefix: `${options.idPrefix}/context-${i + 1}` })),
+    contexts: childElements(el, 'context').map((c, i) =>
+      context(c, { ...options, idPrefix: `${options.idPrefix}/context-${i + 1}` }),
+    ),
   };
 }

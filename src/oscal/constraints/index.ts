@@ -27,14 +27,21 @@ export interface ConstraintOptions {
   now?: Date;
 }
 
-export async function checkConstraints(doc: ParsedDocument, options: ConstraintOptions = {}): Promise<ConstraintResult> {
+export async function checkConstraints(
+  doc: ParsedDocument,
+  options: ConstraintOptions = {},
+): Promise<ConstraintResult> {
   const node = documentNode(doc, options.base);
   const documents = new LoadedDocuments({ doc, node, base: options.base }, options.loader);
   const model = modelConstraints(doc.version);
   const namespace = modelFor(doc.version).namespace;
   // Each round reads one more document that the previous one asked for.
   for (let round = 0; ; round++) {
-    const dynamic = new Dynamic({ documents, ...(options.base !== undefined ? { baseUri: options.base } : {}), ...(options.now ? { now: options.now } : {}) });
+    const dynamic = new Dynamic({
+      documents,
+      ...(options.base !== undefined ? { baseUri: options.base } : {}),
+      ...(options.now ? { now: options.now } : {}),
+    });
     try {
       return new ConstraintRun(node, model, options.sets ?? [], dynamic, namespace).run();
     } catch (e) {

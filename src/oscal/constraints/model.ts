@@ -53,15 +53,16 @@ export interface KeyField {
 /** A message with `{ expression }` templates, evaluated with the failing node as the focus. */
 export type MessagePart = string | Expression;
 
-export type Constraint = Common & (
-  | { kind: 'allowed-values'; values: string[]; allowOther: boolean; extensible: 'none' | 'model' | 'external' }
-  | { kind: 'matches'; regex?: string; datatype?: string }
-  | { kind: 'expect'; test: Expression; message?: MessagePart[] }
-  | { kind: 'has-cardinality'; minOccurs?: number; maxOccurs?: number }
-  | { kind: 'index'; name: string; keyFields: KeyField[] }
-  | { kind: 'index-has-key'; name: string; keyFields: KeyField[] }
-  | { kind: 'is-unique'; keyFields: KeyField[] }
-);
+export type Constraint = Common &
+  (
+    | { kind: 'allowed-values'; values: string[]; allowOther: boolean; extensible: 'none' | 'model' | 'external' }
+    | { kind: 'matches'; regex?: string; datatype?: string }
+    | { kind: 'expect'; test: Expression; message?: MessagePart[] }
+    | { kind: 'has-cardinality'; minOccurs?: number; maxOccurs?: number }
+    | { kind: 'index'; name: string; keyFields: KeyField[] }
+    | { kind: 'index-has-key'; name: string; keyFields: KeyField[] }
+    | { kind: 'is-unique'; keyFields: KeyField[] }
+  );
 
 export type ConstraintKind = Constraint['kind'];
 

@@ -32,8 +32,17 @@ function decodeUtf8(bytes: Uint8Array, what: string): string {
 }
 
 function onlyUtf8(bytes: Uint8Array, what: string): OscalError {
-  const found = startsWith(bytes, UTF32LE_BOM) ? 'UTF-32LE' : startsWith(bytes, UTF32BE_BOM) ? 'UTF-32BE' : startsWith(bytes, UTF16BE_BOM) ? 'UTF-16BE' : 'UTF-16LE';
-  return new OscalError('unsupported-encoding', `encoding ${found} (named by the byte order mark) is not supported for ${what}, which is read as UTF-8 only; only XML may come in other encodings`);
+  const found = startsWith(bytes, UTF32LE_BOM)
+    ? 'UTF-32LE'
+    : startsWith(bytes, UTF32BE_BOM)
+      ? 'UTF-32BE'
+      : startsWith(bytes, UTF16BE_BOM)
+        ? 'UTF-16BE'
+        : 'UTF-16LE';
+  return new OscalError(
+    'unsupported-encoding',
+    `encoding ${found} (named by the byte order mark) is not supported for ${what}, which is read as UTF-8 only; only XML may come in other encodings`,
+  );
 }
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
@@ -51,7 +60,8 @@ function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {
 
 /** Whether bytes of unknown format are XML: a UTF-16 start, or `<` as the first character that is not space. */
 function looksLikeXml(bytes: Uint8Array): boolean {
-  if ([UTF16LE_BOM, UTF16BE_BOM, UTF16LE_DECLARATION, UTF16BE_DECLARATION].some((p) => startsWith(bytes, p))) return true;
+  if ([UTF16LE_BOM, UTF16BE_BOM, UTF16LE_DECLARATION, UTF16BE_DECLARATION].some((p) => startsWith(bytes, p)))
+    return true;
   for (let i = startsWith(bytes, UTF8_BOM) ? 3 : 0; i < bytes.length; i++) {
     const b = bytes[i]!;
     if (b !== 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) return b === 0x3c;
@@ -77,7 +87,9 @@ export function decodeXmlBytes(bytes: Uint8Array): string {
   if (startsWith(bytes, UTF16LE_DECLARATION)) return decodeWith('UTF-16LE', bytes, FIRST_BYTES);
   if (startsWith(bytes, UTF16BE_DECLARATION)) return decodeWith('UTF-16BE', bytes, FIRST_BYTES);
   const declared = declaredEncoding(bytes);
-  return declared === undefined ? decodeWith('UTF-8', bytes, undefined) : decodeWith(declared, bytes, 'the XML declaration');
+  return declared === undefined
+    ? decodeWith('UTF-8', bytes, undefined)
+    : decodeWith(declared, bytes, 'the XML declaration');
 }
 
 /** The declaration's encoding, read from its ASCII bytes; only a declaration at the very start counts (XML 1.0 section 2.8). */
@@ -92,7 +104,19 @@ function declaredEncoding(bytes: Uint8Array): string | undefined {
  * windows-1252: for XML they are what their names say (bytes 0x80-0x9F are C1 controls in
  * ISO-8859-1, and not ASCII at all).
  */
-const LATIN1_LABELS = new Set(['iso-8859-1', 'iso_8859-1', 'iso_8859-1:1987', 'iso8859-1', 'iso88591', 'latin1', 'l1', 'iso-ir-100', 'cp819', 'ibm819', 'csisolatin1']);
+const LATIN1_LABELS = new Set([
+  'iso-8859-1',
+  'iso_8859-1',
+  'iso_8859-1:1987',
+  'iso8859-1',
+  'iso88591',
+  'latin1',
+  'l1',
+  'iso-ir-100',
+  'cp819',
+  'ibm819',
+  'csisolatin1',
+]);
 const ASCII_LABELS = new Set(['us-ascii', 'ascii', 'ansi_x3.4-1968', 'iso646-us', 'us', 'csascii']);
 
 const BOM = 'the byte order mark';
@@ -112,7 +136,10 @@ function decodeWith(label: string, bytes: Uint8Array, source: string | undefined
   if (decoder.encoding === 'windows-1252') return windows1252(bytes);
   // A declaration read from ASCII bytes cannot be right about UTF-16: such a document would not be ASCII.
   if (decoder.encoding.startsWith('utf-16') && source !== BOM && source !== FIRST_BYTES) {
-    throw new OscalError('malformed', `the XML declaration names ${label}, but the bytes are not UTF-16: UTF-16 XML starts with a byte order mark`);
+    throw new OscalError(
+      'malformed',
+      `the XML declaration names ${label}, but the bytes are not UTF-16: UTF-16 XML starts with a byte order mark`,
+    );
   }
   try {
     return decoder.decode(bytes);
@@ -126,8 +153,9 @@ function latin1(bytes: Uint8Array): string {
 }
 
 /** windows-1252 at 0x80-0x9F, from the WHATWG index; its five unassigned bytes stay the C1 controls. */
-const CP1252_80_9F = '\u20AC\u0081\u201A\u0192\u201E\u2026\u2020\u2021\u02C6\u2030\u0160\u2039\u0152\u008D\u017D\u008F'
-  + '\u0090\u2018\u2019\u201C\u201D\u2022\u2013\u2014\u02DC\u2122\u0161\u203A\u0153\u009D\u017E\u0178';
+const CP1252_80_9F =
+  '\u20AC\u0081\u201A\u0192\u201E\u2026\u2020\u2021\u02C6\u2030\u0160\u2039\u0152\u008D\u017D\u008F' +
+  '\u0090\u2018\u2019\u201C\u201D\u2022\u2013\u2014\u02DC\u2122\u0161\u203A\u0153\u009D\u017E\u0178';
 
 /**
  * windows-1252 by hand: Node 20's TextDecoder takes it for ISO-8859-1 (nodejs/node#56542), giving
@@ -147,9 +175,15 @@ function textDecoder(name: string): TextDecoder | undefined {
 }
 
 function invalid(label: string, source: string | undefined): OscalError {
-  return new OscalError('malformed', `the bytes are not valid ${label} text (${source ? `the encoding ${source} names` : 'XML that declares no encoding is UTF-8'})`);
+  return new OscalError(
+    'malformed',
+    `the bytes are not valid ${label} text (${source ? `the encoding ${source} names` : 'XML that declares no encoding is UTF-8'})`,
+  );
 }
 
 function unsupported(label: string, source: string): OscalError {
-  return new OscalError('unsupported-encoding', `encoding ${label} (named by ${source}) is not supported: XML is read in UTF-8, UTF-16 with a byte order mark, ISO-8859-1, windows-1252 and the other encodings of the WHATWG Encoding Standard`);
+  return new OscalError(
+    'unsupported-encoding',
+    `encoding ${label} (named by ${source}) is not supported: XML is read in UTF-8, UTF-16 with a byte order mark, ISO-8859-1, windows-1252 and the other encodings of the WHATWG Encoding Standard`,
+  );
 }

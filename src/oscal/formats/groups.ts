@@ -11,7 +11,8 @@ export function groupForJson(values: unknown[], child: ChildBinding, model: Osca
       const byKey: Record<string, unknown> = {};
       for (const value of values) {
         const { [keyFlag]: key, ...rest } = value as Record<string, unknown>;
-        if (typeof key !== 'string') throw new OscalError('invalid-structure', `every <${child.name}> needs its ${keyFlag} attribute`);
+        if (typeof key !== 'string')
+          throw new OscalError('invalid-structure', `every <${child.name}> needs its ${keyFlag} attribute`);
         byKey[key] = rest;
       }
       return byKey;
@@ -28,7 +29,10 @@ export function valuesFromJson(value: unknown, child: ChildBinding, model: Oscal
       return Array.isArray(value) ? value : [value];
     case 'BY_KEY': {
       const keyFlag = jsonKeyOf(child, model);
-      return Object.entries(value as Record<string, Record<string, unknown>>).map(([key, rest]) => ({ [keyFlag]: key, ...rest }));
+      return Object.entries(value as Record<string, Record<string, unknown>>).map(([key, rest]) => ({
+        [keyFlag]: key,
+        ...rest,
+      }));
     }
     default:
       return value as unknown[];

@@ -27,7 +27,11 @@ function syntaxError(text: string): OscalError {
   parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const first = errors[0];
   const where = first ? positionAt(text, first.offset) : { line: 1, column: 1 };
-  const what = first ? printParseErrorCode(first.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase() : 'syntax error';
+  const what = first
+    ? printParseErrorCode(first.error)
+        .replace(/([a-z])([A-Z])/g, '$1 $2')
+        .toLowerCase()
+    : 'syntax error';
   return new OscalError('malformed', `not valid JSON: ${what}`, where);
 }
 

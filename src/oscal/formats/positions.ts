@@ -20,8 +20,11 @@ export function positionAt(text: string, offset: number): { line: number; column
 /** JSON pointer to path segments, with array indexes as numbers. */
 export function pointerSegments(path: string): (string | number)[] {
   if (path === '') return [];
-  return path.slice(1).split('/').map((s) => {
-    const decoded = s.replace(/~1/g, '/').replace(/~0/g, '~');
-    return /^\d+$/.test(decoded) ? Number(decoded) : decoded;
-  });
+  return path
+    .slice(1)
+    .split('/')
+    .map((s) => {
+      const decoded = s.replace(/~1/g, '/').replace(/~0/g, '~');
+      return /^\d+$/.test(decoded) ? Number(decoded) : decoded;
+    });
 }

@@ -69,6 +69,11 @@ export function scalarToText(value: string | number | boolean): string {
   const digits = mantissa.replace(/^-/, '').replace('.', '');
   const pointAt = mantissa.replace(/^-/, '').indexOf('.');
   const shift = (pointAt === -1 ? digits.length : pointAt) + Number(exp);
-  const plain = shift <= 0 ? `0.${'0'.repeat(-shift)}${digits}` : shift >= digits.length ? digits + '0'.repeat(shift - digits.length) : `${digits.slice(0, shift)}.${digits.slice(shift)}`;
+  const plain =
+    shift <= 0
+      ? `0.${'0'.repeat(-shift)}${digits}`
+      : shift >= digits.length
+        ? digits + '0'.repeat(shift - digits.length)
+        : `${digits.slice(0, shift)}.${digits.slice(shift)}`;
   return (negative ? '-' : '') + plain;
 }

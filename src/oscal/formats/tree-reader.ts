@@ -27,20 +27,37 @@ export interface ReadProblems {
  * still stops the read, since nothing else can be checked without one.
  */
 export function readTree(tree: unknown, typeScalars: boolean, problems?: ReadProblems): ParsedDocument {
-  if (!isObject(tree)) throw new OscalError('invalid-structure', 'an OSCAL document must be an object with the model name as its property, e.g. {"catalog": {...}}', { path: '' });
+  if (!isObject(tree))
+    throw new OscalError(
+      'invalid-structure',
+      'an OSCAL document must be an object with the model name as its property, e.g. {"catalog": {...}}',
+      { path: '' },
+    );
   const roots = Object.keys(tree).filter((k) => k !== '$schema');
   if (roots.length !== 1) {
-    throw new OscalError('unknown-root', roots.length === 0
-      ? 'the document has no model property such as "catalog" or "system-security-plan"'
-      : `the document must hold exactly one model, found ${roots.join(', ')}`, { path: '' });
+    throw new OscalError(
+      'unknown-root',
+      roots.length === 0
+        ? 'the document has no model property such as "catalog" or "system-security-plan"'
+        : `the document must hold exactly one model, found ${roots.join(', ')}`,
+      { path: '' },
+    );
   }
   const root = roots[0]!;
-  if (!(MODELS as readonly string[]).includes(root)) throw new OscalError('unknown-root', `"${root}" is not an OSCAL model; expected one of: ${MODELS.join(', ')}`, { path: pointer([root]) });
+  if (!(MODELS as readonly string[]).includes(root))
+    throw new OscalError('unknown-root', `"${root}" is not an OSCAL model; expected one of: ${MODELS.join(', ')}`, {
+      path: pointer([root]),
+    });
   const body = tree[root];
   const declared = isObject(body) && isObject(body.metadata) ? body.metadata['oscal-version'] : undefined;
   const model = modelFor(declared, root);
   const def = model.rootDef(root);
-  if (def === undefined) throw new OscalError('model-not-in-version', `"${root}" is not a model of OSCAL ${model.version}; it has: ${Object.keys(model.roots).join(', ')}`, { path: pointer([root]) });
+  if (def === undefined)
+    throw new OscalError(
+      'model-not-in-version',
+      `"${root}" is not a model of OSCAL ${model.version}; it has: ${Object.keys(model.roots).join(', ')}`,
+      { path: pointer([root]) },
+    );
   new TreeWalker(model, typeScalars, problems).assembly(body, def, [root]);
   return { model: root, version: model.version, content: tree };
 }
@@ -50,14 +67,19 @@ export function readTree(tree: unknown, typeScalars: boolean, problems?: ReadPro
  * character class is checked on every value; the pairing of surrogates only where there are some.
  */
 const SUSPECT_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
-const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const NOT_XML_CHAR =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 class TreeWalker {
-  constructor(private readonly model: OscalModel, private readonly typeScalars: boolean, private readonly problems?: ReadProblems) {}
+  constructor(
+    private readonly model: OscalModel,
+    private readonly typeScalars: boolean,
+    private readonly problems?: ReadProblems,
+  ) {}
 
   assembly(value: unknown, def: number, path: (string | number)[]): void {
     const binding = this.model.defs[def]!;
@@ -82,8 +104,14 @@ class TreeWalker {
       parent[key] = this.item(value, child, path);
       return;
     }
-    if (child.group === 'ARRAY' && !Array.isArray(value)) return this.fail('invalid-structure', `${key} must be an array`, path);
-    if (child.group === 'BY_KEY' && !isObject(value)) return this.fail('invalid-structure', `${key} must be an object keyed by ${this.model.defs[child.def]!.jsonKey}`, path);
+    if (child.group === 'ARRAY' && !Array.isArray(value))
+      return this.fail('invalid-structure', `${key} must be an array`, path);
+    if (child.group === 'BY_KEY' && !isObject(value))
+      return this.fail(
+        'invalid-structure',
+        `${key} must be an object keyed by ${this.model.defs[child.def]!.jsonKey}`,
+        path,
+      );
     if (child.group === 'BY_KEY') {
       const byKey = value as Record<string, unknown>;
       for (const k in byKey) {
@@ -117,7 +145,11 @@ class TreeWalker {
     const valueFlag: FlagBinding = { name: def.name, type: def.type };
     if (def.flags.length === 0) return this.scalar(value, valueFlag, path);
     if (!isObject(value)) {
-      this.fail('invalid-structure', `${def.name} must be an object with its ${def.valueKeyFlag ?? def.valueKey} and flags`, path);
+      this.fail(
+        'invalid-structure',
+        `${def.name} must be an object with its ${def.valueKeyFlag ?? def.valueKey} and flags`,
+        path,
+      );
       return value;
     }
     const index = this.model.index(defIndex);
@@ -141,35 +173,64 @@ class TreeWalker {
   private scalar(value: unknown, flag: FlagBinding, path: (string | number)[]): unknown {
     if (typeof value === 'string') {
       if (SUSPECT_CHAR.test(value) && NOT_XML_CHAR.test(value)) {
-        this.fail('invalid-value', `${flag.name} holds a control character or unpaired surrogate that OSCAL (XML) cannot carry`, path);
+        this.fail(
+          'invalid-value',
+          `${flag.name} holds a control character or unpaired surrogate that OSCAL (XML) cannot carry`,
+          path,
+        );
         return value;
       }
       if (!this.typeScalars || jsonKind(flag.type) === 'string') return value;
       const typed = scalarFromText(value, flag.type, 'yaml');
       if (typed === undefined) {
-        this.fail('invalid-value', `${flag.name} must be ${describeType(flag.type)}, not ${JSON.stringify(value)}`, path);
+        this.fail(
+          'invalid-value',
+          `${flag.name} must be ${describeType(flag.type)}, not ${JSON.stringify(value)}`,
+          path,
+        );
         return value;
       }
       return typed;
     }
     if (typeof value === 'number' || typeof value === 'boolean') return value;
-    this.fail('invalid-structure', `${flag.name} must be ${describeType(flag.type)}, not ${value === null ? 'null' : Array.isArray(value) ? 'an array' : 'an object'}`, path);
+    this.fail(
+      'invalid-structure',
+      `${flag.name} must be ${describeType(flag.type)}, not ${value === null ? 'null' : Array.isArray(value) ? 'an array' : 'an object'}`,
+      path,
+    );
     return value;
   }
 
   /** Deleting the current key of a for-in loop is safe: the loop goes on with the next one. */
-  private unknown(owner: Record<string, unknown>, key: string, ownerName: string, allowed: () => string[], path: (string | number)[]): void {
-    this.fail('unknown-property', () => {
-      const names = allowed();
-      return `property "${key}" is not allowed in ${ownerName}` + (names.length ? `; allowed: ${names.join(', ')}` : '');
-    }, path);
+  private unknown(
+    owner: Record<string, unknown>,
+    key: string,
+    ownerName: string,
+    allowed: () => string[],
+    path: (string | number)[],
+  ): void {
+    this.fail(
+      'unknown-property',
+      () => {
+        const names = allowed();
+        return (
+          `property "${key}" is not allowed in ${ownerName}` + (names.length ? `; allowed: ${names.join(', ')}` : '')
+        );
+      },
+      path,
+    );
     delete owner[key];
   }
 
   /** Throws the problem, or on a lenient read records it (the message is made only if it is kept). */
-  private fail(code: ConstructorParameters<typeof OscalError>[0], message: string | (() => string), path: (string | number)[]): void {
+  private fail(
+    code: ConstructorParameters<typeof OscalError>[0],
+    message: string | (() => string),
+    path: (string | number)[],
+  ): void {
     const problems = this.problems;
-    const error = () => new OscalError(code, typeof message === 'string' ? message : message(), { path: pointer(path) });
+    const error = () =>
+      new OscalError(code, typeof message === 'string' ? message : message(), { path: pointer(path) });
     if (!problems) throw error();
     if (problems.found.length < problems.limit) problems.found.push(error());
   }

@@ -11,8 +11,15 @@ import { describeType, scalarFromText } from './scalars.js';
 import { appendText, markdownOf, markupAttributes } from './xml-markup-capture.js';
 import { isDeclaration, localName, NamespaceScopes, XMLNS_NS, type Attribute } from './xml-namespaces.js';
 import {
-  emptyFieldFrame, entryFor, NO_FLAGS, NO_VALUES, sameName,
-  type AssemblyFrame, type FieldFrame, type Frame, type WrapperFrame,
+  emptyFieldFrame,
+  entryFor,
+  NO_FLAGS,
+  NO_VALUES,
+  sameName,
+  type AssemblyFrame,
+  type FieldFrame,
+  type Frame,
+  type WrapperFrame,
 } from './xml-reader-frames.js';
 import { failAt, notWellFormed } from './xml-reader-errors.js';
 import { onlySpace, tagStart } from './xml-space.js';
@@ -152,7 +159,11 @@ export class XmlElementReader {
 
   /** The text before the tag just read, when it was not handed over, must be only whitespace, comments and PIs. */
   private checkSkippedText(): void {
-    if (!this.textHandled && this.stack.length > 0 && !onlySpace(this.text, this.textFrom, tagStart(this.text, this.parser.position - 1))) {
+    if (
+      !this.textHandled &&
+      this.stack.length > 0 &&
+      !onlySpace(this.text, this.textFrom, tagStart(this.text, this.parser.position - 1))
+    ) {
       throw new Error('text between elements');
     }
   }
@@ -177,14 +188,29 @@ export class XmlElementReader {
   private openRoot(tag: SaxesTagPlain, uri: string, local: string): void {
     const model = this.model;
     if (this.result) this.fail('malformed', 'only one root element is allowed');
-    if (uri !== OSCAL_NS) this.fail('unknown-root', `root element <${tag.name}> is not in the OSCAL namespace ${OSCAL_NS}`);
+    if (uri !== OSCAL_NS)
+      this.fail('unknown-root', `root element <${tag.name}> is not in the OSCAL namespace ${OSCAL_NS}`);
     const def = model.rootDef(local);
     if (def === undefined) {
-      if ((MODELS as readonly string[]).includes(local)) this.fail('model-not-in-version', `<${local}> is not a model of OSCAL ${model.version}; it has: ${Object.keys(model.roots).join(', ')}`);
+      if ((MODELS as readonly string[]).includes(local))
+        this.fail(
+          'model-not-in-version',
+          `<${local}> is not a model of OSCAL ${model.version}; it has: ${Object.keys(model.roots).join(', ')}`,
+        );
       this.fail('unknown-root', `<${local}> is not an OSCAL model; expected one of: ${MODELS.join(', ')}`);
     }
-    const frame: AssemblyFrame = { kind: 'assembly', def, name: local, obj: {}, next: 0, values: [], pointer: `/${local}` };
-    this.positions?.set('', { line: this.tagLine, column: this.tagColumn }).set(frame.pointer!, { line: this.tagLine, column: this.tagColumn });
+    const frame: AssemblyFrame = {
+      kind: 'assembly',
+      def,
+      name: local,
+      obj: {},
+      next: 0,
+      values: [],
+      pointer: `/${local}`,
+    };
+    this.positions
+      ?.set('', { line: this.tagLine, column: this.tagColumn })
+      .set(frame.pointer!, { line: this.tagLine, column: this.tagColumn });
     this.readFlags(def, frame.obj, local);
     this.stack.push(frame);
   }
@@ -194,29 +220,40 @@ export class XmlElementReader {
     const index = this.model.index(top.def);
     const entry = uri === OSCAL_NS ? entryFor(top, index.xml, local) : undefined;
     if (entry) {
-      if (entry.isWrapper) this.stack.push({ kind: 'wrapper', child: entry.child, position: entry.position, parent: top });
+      if (entry.isWrapper)
+        this.stack.push({ kind: 'wrapper', child: entry.child, position: entry.position, parent: top });
       else this.openChild(top, entry.child, entry.position);
       return;
     }
     if (index.unwrapped && uri === OSCAL_NS && BLOCK_ELEMENTS.has(local)) {
-      if (this.positions && !top.unwrapped) this.positions.set(`${top.pointer}/${index.unwrapped.json}`, { line: this.tagLine, column: this.tagColumn });
+      if (this.positions && !top.unwrapped)
+        this.positions.set(`${top.pointer}/${index.unwrapped.json}`, { line: this.tagLine, column: this.tagColumn });
       this.openMarkup(tag, uri, local, (top.unwrapped ??= []));
       return;
     }
     const allowed = index.xml.map((e) => e.name);
-    this.fail('unknown-element', `element <${tag.name}> is not allowed in <${top.name}>` +
-      (allowed.length ? `; allowed: ${allowed.join(', ')}` : '') + (index.unwrapped ? ', and prose blocks' : ''));
+    this.fail(
+      'unknown-element',
+      `element <${tag.name}> is not allowed in <${top.name}>` +
+        (allowed.length ? `; allowed: ${allowed.join(', ')}` : '') +
+        (index.unwrapped ? ', and prose blocks' : ''),
+    );
   }
 
   /** An element inside a field: the start of its markup, when it takes markup. */
   private openInField(top: FieldFrame, tag: SaxesTagPlain, uri: string, local: string): void {
-    if (!top.isMarkup) this.fail('unknown-element', `<${top.child.name}> holds only text; element <${tag.name}> is not allowed in it`);
+    if (!top.isMarkup)
+      this.fail('unknown-element', `<${top.child.name}> holds only text; element <${tag.name}> is not allowed in it`);
     this.openMarkup(tag, uri, local, top.markup);
   }
 
   /** An item of a wrapped group, which stands in the assembly the wrapper is in. */
   private openInWrapper(top: WrapperFrame, tag: SaxesTagPlain, uri: string, local: string): void {
-    if (uri !== OSCAL_NS || !sameName(local, top.child.name)) this.fail('unknown-element', `<${top.child.wrapper}> may contain only <${top.child.name}> elements, not <${tag.name}>`);
+    if (uri !== OSCAL_NS || !sameName(local, top.child.name))
+      this.fail(
+        'unknown-element',
+        `<${top.child.wrapper}> may contain only <${top.child.name}> elements, not <${tag.name}>`,
+      );
     this.openChild(top.parent, top.child, top.position);
   }
 
@@ -224,7 +261,15 @@ export class XmlElementReader {
     const target = this.model.defs[child.def]!;
     const pointer = this.positions ? this.recordStart(parent, child, position) : undefined;
     if (target.kind === 'assembly') {
-      const frame: AssemblyFrame = { kind: 'assembly', def: child.def, name: child.name, obj: {}, next: 0, values: NO_VALUES, pointer };
+      const frame: AssemblyFrame = {
+        kind: 'assembly',
+        def: child.def,
+        name: child.name,
+        obj: {},
+        next: 0,
+        values: NO_VALUES,
+        pointer,
+      };
       this.readFlags(child.def, frame.obj, child.name);
       this.addValue(parent, child, position, frame.obj);
       this.stack.push(frame);
@@ -256,11 +301,18 @@ export class XmlElementReader {
       const flag = uri === '' ? flags.get(name) : undefined;
       if (!flag) {
         const allowed = [...flags.keys()];
-        this.fail('unknown-element', `attribute ${name} is not allowed on <${element}>` +
-          (allowed.length ? `; allowed: ${allowed.join(', ')}` : '; it takes no attributes'));
+        this.fail(
+          'unknown-element',
+          `attribute ${name} is not allowed on <${element}>` +
+            (allowed.length ? `; allowed: ${allowed.join(', ')}` : '; it takes no attributes'),
+        );
       } else {
         const value = scalarFromText(raw, flag.type);
-        if (value === undefined) this.fail('invalid-value', `attribute ${name} of <${element}> must be ${describeType(flag.type)}, not ${JSON.stringify(raw)}`);
+        if (value === undefined)
+          this.fail(
+            'invalid-value',
+            `attribute ${name} of <${element}> must be ${describeType(flag.type)}, not ${JSON.stringify(raw)}`,
+          );
         target[flag.name] = value;
       }
     }
@@ -284,7 +336,12 @@ export class XmlElementReader {
       default:
         if (NOT_WHITESPACE.test(t)) {
           const where = top.kind === 'assembly' ? top.name : top.child.wrapper;
-          this.fail('unknown-element', `text ${JSON.stringify(t.trim().slice(0, 40))} is not allowed directly in <${where}>`, this.parser.line, this.parser.column);
+          this.fail(
+            'unknown-element',
+            `text ${JSON.stringify(t.trim().slice(0, 40))} is not allowed directly in <${where}>`,
+            this.parser.line,
+            this.parser.column,
+          );
         }
     }
   }
@@ -294,8 +351,15 @@ export class XmlElementReader {
   /** Opens an element of markup content, added to `into` and open until its end tag. */
   private openMarkup(tag: SaxesTagPlain, uri: string | undefined, local: string, into: MarkupNode[]): void {
     const attrs = markupAttributes(this.attributes, this.attributeCount, this.namespaces);
-    if (uri !== OSCAL_NS) this.fail('invalid-markup', `element <${tag.name}> is not in the OSCAL namespace ${OSCAL_NS}`);
-    const element: MarkupElement = { name: knownName(local), attrs, children: [], line: this.tagLine, column: this.tagColumn };
+    if (uri !== OSCAL_NS)
+      this.fail('invalid-markup', `element <${tag.name}> is not in the OSCAL namespace ${OSCAL_NS}`);
+    const element: MarkupElement = {
+      name: knownName(local),
+      attrs,
+      children: [],
+      line: this.tagLine,
+      column: this.tagColumn,
+    };
     into.push(element);
     this.stack.push(element);
   }
@@ -318,19 +382,22 @@ export class XmlElementReader {
         return;
       case 'assembly':
         this.finishAssembly(frame);
-        if (this.stack.length === 0) this.result = { model: frame.name, version: this.model.version, content: { [frame.name]: frame.obj } };
+        if (this.stack.length === 0)
+          this.result = { model: frame.name, version: this.model.version, content: { [frame.name]: frame.obj } };
     }
   }
 
   /** Keeps a child's value (an item of it, when it repeats) until its assembly closes. */
   private addValue(parent: AssemblyFrame, child: ChildBinding, position: number, value: unknown): void {
-    if (parent.values === NO_VALUES) parent.values = new Array((this.model.defs[parent.def] as AssemblyBinding).children.length);
+    if (parent.values === NO_VALUES)
+      parent.values = new Array((this.model.defs[parent.def] as AssemblyBinding).children.length);
     if (child.group) {
       const list = parent.values[position] as unknown[] | undefined;
       if (list) list.push(value);
       else parent.values[position] = [value];
     } else {
-      if (parent.values[position] !== undefined) this.fail('invalid-structure', `<${child.name}> may appear only once in <${parent.name}>`);
+      if (parent.values[position] !== undefined)
+        this.fail('invalid-structure', `<${child.name}> may appear only once in <${parent.name}>`);
       parent.values[position] = value;
     }
   }
@@ -343,12 +410,17 @@ export class XmlElementReader {
       value = this.markdown(frame.markup, def.type === 'markup-multiline');
     } else {
       value = scalarFromText(frame.text, def.type);
-      if (value === undefined) this.fail('invalid-value', `<${frame.child.name}> must be ${describeType(def.type)}, not ${JSON.stringify(frame.text)}`);
+      if (value === undefined)
+        this.fail(
+          'invalid-value',
+          `<${frame.child.name}> must be ${describeType(def.type)}, not ${JSON.stringify(frame.text)}`,
+        );
     }
     if (def.flags.length === 0) return value;
     if (def.valueKeyFlag) {
       const { [def.valueKeyFlag]: key, ...rest } = frame.flags;
-      if (typeof key !== 'string') this.fail('invalid-structure', `<${frame.child.name}> needs its ${def.valueKeyFlag} attribute`);
+      if (typeof key !== 'string')
+        this.fail('invalid-structure', `<${frame.child.name}> needs its ${def.valueKeyFlag} attribute`);
       return { [key]: value, ...rest };
     }
     frame.flags[def.valueKey] = value;

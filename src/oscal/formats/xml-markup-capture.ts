@@ -11,7 +11,11 @@ import { XMLNS_NS, type NamespaceScopes, type Attribute } from './xml-namespaces
 const NO_ATTRIBUTES: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 /** The attributes of a markup element (the first `count` of `attributes`), without namespace declarations. */
-export function markupAttributes(attributes: readonly Attribute[], count: number, namespaces: NamespaceScopes): Record<string, string> {
+export function markupAttributes(
+  attributes: readonly Attribute[],
+  count: number,
+  namespaces: NamespaceScopes,
+): Record<string, string> {
   let attrs = NO_ATTRIBUTES;
   for (let i = 0; i < count; i++) {
     const { name, value } = attributes[i]!;

@@ -49,7 +49,17 @@ export const NO_FLAGS: Record<string, unknown> = Object.freeze({});
 export const NO_VALUES: unknown[] = Object.freeze([]) as unknown as unknown[];
 
 export function emptyFieldFrame(): FieldFrame {
-  return { kind: 'field', child: undefined!, position: 0, parent: undefined!, def: undefined!, flags: NO_FLAGS, text: '', isMarkup: false, markup: [] };
+  return {
+    kind: 'field',
+    child: undefined!,
+    position: 0,
+    parent: undefined!,
+    def: undefined!,
+    flags: NO_FLAGS,
+    text: '',
+    isMarkup: false,
+    markup: [],
+  };
 }
 
 /**

@@ -37,7 +37,11 @@ function checkProlog(text: string): number {
   }
   if (text.startsWith('<!DOCTYPE', i) || text.startsWith('<!doctype', i)) {
     const { line, column } = positionAt(text, i);
-    throw new OscalError('forbidden-construct', 'a DOCTYPE is not accepted: OSCAL XML needs no DTD, and entities are never expanded', { line, column });
+    throw new OscalError(
+      'forbidden-construct',
+      'a DOCTYPE is not accepted: OSCAL XML needs no DTD, and entities are never expanded',
+      { line, column },
+    );
   }
   return i;
 }
@@ -90,7 +94,12 @@ export function readXml(text: string, positions?: Map<string, Position>): Parsed
  * One streaming pass (see XmlElementReader). Unless `everyText` is set it is the quick pass,
  * which throws at text between elements for the caller to read the document again with it set.
  */
-function parseXml(text: string, model: OscalModel, positions: Map<string, Position> | undefined, everyText: boolean): ParsedDocument {
+function parseXml(
+  text: string,
+  model: OscalModel,
+  positions: Map<string, Position> | undefined,
+  everyText: boolean,
+): ParsedDocument {
   return new XmlElementReader(text, model, positions, everyText).read();
 }
 

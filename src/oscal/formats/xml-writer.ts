@@ -19,15 +19,32 @@ export function writeXml(doc: ParsedDocument): string {
   const def = model.rootDef(doc.model);
   if (def === undefined) throw new OscalError('unknown-root', `"${doc.model}" is not an OSCAL model`);
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>\n'];
-  new XmlWriter(model, out).assembly(doc.content[doc.model] as Record<string, unknown>, def, doc.model, '', ` xmlns="${OSCAL_NS}"`, [doc.model]);
+  new XmlWriter(model, out).assembly(
+    doc.content[doc.model] as Record<string, unknown>,
+    def,
+    doc.model,
+    '',
+    ` xmlns="${OSCAL_NS}"`,
+    [doc.model],
+  );
   out.push('\n');
   return out.join('');
 }
 
 class XmlWriter {
-  constructor(private readonly model: OscalModel, private readonly out: string[]) {}
+  constructor(
+    private readonly model: OscalModel,
+    private readonly out: string[],
+  ) {}
 
-  assembly(obj: Record<string, unknown>, def: number, name: string, indent: string, extra: string, path: (string | number)[]): void {
+  assembly(
+    obj: Record<string, unknown>,
+    def: number,
+    name: string,
+    indent: string,
+    extra: string,
+    path: (string | number)[],
+  ): void {
     const binding = this.model.defs[def]!;
     if (binding.kind !== 'assembly') throw new Error(`${name} is not an assembly`);
     const out = this.out;
@@ -55,7 +72,8 @@ class XmlWriter {
         for (let i = 0; i < values.length; i++) {
           if (child.group) path.push(i);
           out.push('\n');
-          if (target.kind === 'assembly') this.assembly(values[i] as Record<string, unknown>, child.def, child.name, itemIndent, '', path);
+          if (target.kind === 'assembly')
+            this.assembly(values[i] as Record<string, unknown>, child.def, child.name, itemIndent, '', path);
           else this.field(values[i], target, child.name, itemIndent, path);
           if (child.group) path.pop();
         }
@@ -74,22 +92,27 @@ class XmlWriter {
       const obj = value as Record<string, unknown>;
       if (def.valueKeyFlag) {
         const valueProp = Object.keys(obj).find((k) => !def.flags.some((f) => f.name === k));
-        attrs = this.attributes(obj, def.flags.filter((f) => f.name !== def.valueKeyFlag)) +
-          (valueProp === undefined ? '' : ` ${def.valueKeyFlag}="${escapeAttribute(valueProp)}"`);
+        attrs =
+          this.attributes(
+            obj,
+            def.flags.filter((f) => f.name !== def.valueKeyFlag),
+          ) + (valueProp === undefined ? '' : ` ${def.valueKeyFlag}="${escapeAttribute(valueProp)}"`);
         content = valueProp === undefined ? undefined : obj[valueProp];
       } else {
         attrs = this.attributes(obj, def.flags);
         content = obj[def.valueKey];
       }
     }
-    const text = def.type === 'markup-line' || def.type === 'markup-multiline'
-      ? this.markup(content, def.type === 'markup-multiline', path)
-      : escapeText(scalarText(content, path));
+    const text =
+      def.type === 'markup-line' || def.type === 'markup-multiline'
+        ? this.markup(content, def.type === 'markup-multiline', path)
+        : escapeText(scalarText(content, path));
     this.out.push(indent, '<', name, attrs, text === '' ? '/>' : `>${text}</${name}>`);
   }
 
   private markup(value: unknown, multiline: boolean, path: (string | number)[]): string {
-    if (typeof value !== 'string') throw new OscalError('invalid-structure', 'markup must be a string of Markdown', { path: pointer(path) });
+    if (typeof value !== 'string')
+      throw new OscalError('invalid-structure', 'markup must be a string of Markdown', { path: pointer(path) });
     try {
       return markdownToXml(value, multiline);
     } catch (e) {
@@ -110,5 +133,7 @@ class XmlWriter {
 
 function scalarText(value: unknown, path: (string | number)[]): string {
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return scalarToText(value);
-  throw new OscalError('invalid-structure', `expected a single value, not ${value === null ? 'null' : typeof value}`, { path: pointer(path) });
+  throw new OscalError('invalid-structure', `expected a single value, not ${value === null ? 'null' : typeof value}`, {
+    path: pointer(path),
+  });
 }

@@ -15,7 +15,8 @@ import { MAX_NESTING } from './nesting.js';
  * engine must read YAML no slower than that library's bare load (docs/decisions.md).
  */
 export function readBlockYaml(text: string): Record<string, unknown> | undefined {
-  if (OUTSIDE_SUBSET_CHAR.test(text) && (OUTSIDE_SUBSET_CHAR_STRICT.test(text) || UNPAIRED_SURROGATE.test(text))) return undefined;
+  if (OUTSIDE_SUBSET_CHAR.test(text) && (OUTSIDE_SUBSET_CHAR_STRICT.test(text) || UNPAIRED_SURROGATE.test(text)))
+    return undefined;
   try {
     return new BlockReader(text).document();
   } catch (e) {
@@ -56,7 +57,21 @@ for (const c of ',[]{}#&*!|>\'"%@`') INDICATOR[c.charCodeAt(0)] = 1;
 const MAX_KEY = 1024;
 
 /** Double-quoted escapes with a one-character replacement; \x, \u and \U are decoded apart, the rest are deferred. */
-const ESCAPES: Record<string, string> = { '0': '\0', a: '\x07', b: '\b', t: '\t', n: '\n', v: '\v', f: '\f', r: '\r', e: '\x1b', ' ': ' ', '"': '"', '/': '/', '\\': '\\' };
+const ESCAPES: Record<string, string> = {
+  '0': '\0',
+  a: '\x07',
+  b: '\b',
+  t: '\t',
+  n: '\n',
+  v: '\v',
+  f: '\f',
+  r: '\r',
+  e: '\x1b',
+  ' ': ' ',
+  '"': '"',
+  '/': '/',
+  '\\': '\\',
+};
 const HEX_LENGTH: Record<string, number> = { x: 2, u: 4, U: 8 };
 const HEX_DIGITS = /^[0-9A-Fa-f]+$/;
 
@@ -83,7 +98,10 @@ function isIndicatorWithSpace(line: string, at: number): boolean {
  * text js-yaml refuses where it is indented; never a key.
  */
 function isDocumentMarker(line: string, at: number): boolean {
-  return (line.startsWith('---', at) || line.startsWith('...', at)) && (line.length === at + 3 || line.charCodeAt(at + 3) === SPACE);
+  return (
+    (line.startsWith('---', at) || line.startsWith('...', at)) &&
+    (line.length === at + 3 || line.charCodeAt(at + 3) === SPACE)
+  );
 }
 
 function canStartPlain(line: string, at: number): boolean {
@@ -243,7 +261,13 @@ class BlockReader {
     const next = this.nextIndent();
     if (next > parentIndent) return this.block(next, parentIndent);
     // A mapping's sequence may stand at the mapping's own indentation.
-    if (inMapping && next === parentIndent && isIndicatorWithSpace(this.lines[this.row]!, next) && this.lines[this.row]!.charCodeAt(next) === DASH) return this.sequence(next);
+    if (
+      inMapping &&
+      next === parentIndent &&
+      isIndicatorWithSpace(this.lines[this.row]!, next) &&
+      this.lines[this.row]!.charCodeAt(next) === DASH
+    )
+      return this.sequence(next);
     return defer();
   }
 
@@ -347,7 +371,8 @@ class BlockReader {
       } else {
         const trimmed = trimEndSpaces(part);
         // Spaces before a line break go, but an escaped one (`\ `) is content.
-        part = double && trimmed.length < part.length && this.endsInEscapingBackslash(trimmed) ? trimmed + ' ' : trimmed;
+        part =
+          double && trimmed.length < part.length && this.endsInEscapingBackslash(trimmed) ? trimmed + ' ' : trimmed;
       }
       text += this.quotedPart(part, double);
       let breaks = 1;
@@ -440,7 +465,8 @@ class BlockReader {
       textIndent = parentIndent + explicit;
     } else {
       let widestBlank = 0;
-      while (row < lines.length && indentOf(lines[row]!) >= lines[row]!.length) widestBlank = Math.max(widestBlank, lines[row++]!.length);
+      while (row < lines.length && indentOf(lines[row]!) >= lines[row]!.length)
+        widestBlank = Math.max(widestBlank, lines[row++]!.length);
       textIndent = row < lines.length ? indentOf(lines[row]!) : -1;
       // No content, or blank lines wider than the text: js-yaml's to judge.
       if (textIndent <= parentIndent || widestBlank > textIndent) defer();

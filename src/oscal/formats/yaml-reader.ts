@@ -65,7 +65,11 @@ function checkTree(tree: unknown, mayShare: boolean): void {
     if (typeof node !== 'object' || node === null) return;
     if (path.length >= MAX_NESTING) throw tooDeep({ path: pointer(path) });
     if (mayShare) {
-      if (seen.has(node)) throw new OscalError('forbidden-construct', 'YAML anchors and aliases are not accepted in OSCAL documents; write the content out in full');
+      if (seen.has(node))
+        throw new OscalError(
+          'forbidden-construct',
+          'YAML anchors and aliases are not accepted in OSCAL documents; write the content out in full',
+        );
       seen.add(node);
     }
     for (const [key, child] of Object.entries(node)) {

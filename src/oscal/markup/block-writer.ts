@@ -24,7 +24,9 @@ function inline(nodes: MarkupNode[], context: string, style: InlineStyle): strin
  * kept as character references when it is content, and left out when it is the XML's layout.
  */
 function singleLine(nodes: MarkupNode[], context: string): string {
-  return new InlineWriter(SINGLE_LINE_STYLE, true).write(nodes, context).finishWithoutLayout({ start: true, end: true });
+  return new InlineWriter(SINGLE_LINE_STYLE, true)
+    .write(nodes, context)
+    .finishWithoutLayout({ start: true, end: true });
 }
 
 /** The element children of `el`, each checked against the model; text between them must be whitespace. */
@@ -142,7 +144,7 @@ function writeBlock(el: MarkupElement, inItem: boolean, alternate: boolean): str
     case 'hr':
       return inItem ? '___' : '---';
     case 'blockquote': {
-      const inner = writeBlocks(el).map(b => b.markdown);
+      const inner = writeBlocks(el).map((b) => b.markdown);
       return inner.length === 0 ? '>' : prefixLines(inner.join('\n\n'), '> ', '> ');
     }
     case 'table':
@@ -158,7 +160,7 @@ function writeBlock(el: MarkupElement, inItem: boolean, alternate: boolean): str
 type ItemPart = { inline: MarkupNode[] } | { block: MarkupElement };
 
 function isBlank(nodes: MarkupNode[]): boolean {
-  return nodes.every(n => typeof n === 'string' && XML_SPACE_ONLY.test(n));
+  return nodes.every((n) => typeof n === 'string' && XML_SPACE_ONLY.test(n));
 }
 
 /** Splits li content into runs of inline content and block children. */
@@ -233,9 +235,10 @@ function writeList(el: MarkupElement, alternate: boolean): string {
   const items = elementChildren(el).map(itemParts);
   if (items.length === 0) throw new MarkupError(`<${el.name}> needs at least one <li>`, el.line, el.column);
   const loose = items.some(needsBlankLines);
-  const marker = el.name === 'ul' ? (alternate ? '-' : '*') : `${Number(el.attrs.start ?? '1')}${alternate ? ')' : '.'}`;
+  const marker =
+    el.name === 'ul' ? (alternate ? '-' : '*') : `${Number(el.attrs.start ?? '1')}${alternate ? ')' : '.'}`;
   return items
-    .map(parts => {
+    .map((parts) => {
       const body = writeItem(parts, loose);
       // Continuation lines must reach the column where the item's text starts.
       const indent = ' '.repeat(marker.length + 1 + (body.startsWith(' ') ? 1 : 0));
@@ -247,7 +250,7 @@ function writeList(el: MarkupElement, alternate: boolean): string {
 const DELIMITERS: Record<string, string> = { left: ':---', center: ':---:', right: '---:' };
 
 function writeTable(el: MarkupElement): string {
-  const rows = elementChildren(el).map(tr => {
+  const rows = elementChildren(el).map((tr) => {
     const cells = elementChildren(tr);
     if (cells.length === 0) throw new MarkupError('<tr> needs at least one <td> or <th>', tr.line, tr.column);
     return cells;
@@ -255,9 +258,9 @@ function writeTable(el: MarkupElement): string {
   const header = rows[0];
   if (header === undefined) throw new MarkupError('<table> needs at least one <tr>', el.line, el.column);
   // Markdown rows all have the header's width, so ragged rows are padded with empty cells.
-  const width = Math.max(...rows.map(r => r.length));
+  const width = Math.max(...rows.map((r) => r.length));
   const row = (cells: MarkupElement[]): string => {
-    const texts = cells.map(c => keepEdgeSpace(singleLine(c.children, c.name)).replace(/\|/g, '\\|'));
+    const texts = cells.map((c) => keepEdgeSpace(singleLine(c.children, c.name)).replace(/\|/g, '\\|'));
     while (texts.length < width) texts.push('');
     return `| ${texts.join(' | ')} |`;
   };

@@ -37,7 +37,10 @@ const empty = rule([], 'space');
 const RULES = new Map<string, ContentRule>([
   [MARKUP_LINE, inline],
   [MARKUP_MULTILINE, rule(BLOCKS, 'space')],
-  ...[...HEADINGS, 'p', 'em', 'i', 'b', 'strong', 'sub', 'sup', 'q', 'pre'].map((n): [string, ContentRule] => [n, inline]),
+  ...[...HEADINGS, 'p', 'em', 'i', 'b', 'strong', 'sub', 'sup', 'q', 'pre'].map((n): [string, ContentRule] => [
+    n,
+    inline,
+  ]),
   ['code', rule(INLINE, 'any', ['class'])],
   ['a', rule(PHRASE, 'any', ['href', 'title'], ['href'])],
   ['img', rule([], 'space', ['alt', 'src', 'title'], ['src'])],
@@ -85,10 +88,11 @@ export function isNcName(value: string): boolean {
 }
 
 const ATTRIBUTE_VALUE_CHECKS: Record<string, (value: string) => string | undefined> = {
-  align: v => (v === 'left' || v === 'center' || v === 'right' ? undefined : 'must be left, center or right'),
-  start: v => (/^\d{1,9}$/.test(v) ? undefined : 'must be a non-negative integer of at most 9 digits (the Markdown limit)'),
-  type: v => (isNcName(v) ? undefined : 'must be an XML name (NCName)'),
-  'id-ref': v => (isNcName(v) ? undefined : 'must be an XML name (NCName)'),
+  align: (v) => (v === 'left' || v === 'center' || v === 'right' ? undefined : 'must be left, center or right'),
+  start: (v) =>
+    /^\d{1,9}$/.test(v) ? undefined : 'must be a non-negative integer of at most 9 digits (the Markdown limit)',
+  type: (v) => (isNcName(v) ? undefined : 'must be an XML name (NCName)'),
+  'id-ref': (v) => (isNcName(v) ? undefined : 'must be an XML name (NCName)'),
 };
 
 /**
@@ -98,7 +102,10 @@ const ATTRIBUTE_VALUE_CHECKS: Record<string, (value: string) => string | undefin
 export function checkElement(el: MarkupElement, context: string): void {
   const parent = RULES.get(context);
   if (parent === undefined || !parent.children.has(el.name)) {
-    const where = context === MARKUP_LINE || context === MARKUP_MULTILINE ? `in ${contextLabel(context)}` : `inside ${contextLabel(context)}`;
+    const where =
+      context === MARKUP_LINE || context === MARKUP_MULTILINE
+        ? `in ${contextLabel(context)}`
+        : `inside ${contextLabel(context)}`;
     throw new MarkupError(
       `element <${el.name}> is not allowed ${where}; allowed: ${listOrNone(parent?.children ?? [])}`,
       el.line,
@@ -111,14 +118,22 @@ export function checkElement(el: MarkupElement, context: string): void {
     if (attr === 'xmlns' || attr.startsWith('xmlns:')) continue;
     const value = el.attrs[attr] as string;
     if (!own.attrs.has(attr)) {
-      throw new MarkupError(`attribute "${attr}" is not allowed on <${el.name}>; allowed: ${listOrNone(own.attrs)}`, el.line, el.column);
+      throw new MarkupError(
+        `attribute "${attr}" is not allowed on <${el.name}>; allowed: ${listOrNone(own.attrs)}`,
+        el.line,
+        el.column,
+      );
     }
     const problem = ATTRIBUTE_VALUE_CHECKS[attr]?.(value);
     if (problem !== undefined) {
       throw new MarkupError(`attribute ${attr}="${value}" on <${el.name}> ${problem}`, el.line, el.column);
     }
   }
-  if (own.children.size === 0 && el.children.length !== 0 && el.children.some(c => typeof c !== 'string' || NOT_XML_SPACE.test(c))) {
+  if (
+    own.children.size === 0 &&
+    el.children.length !== 0 &&
+    el.children.some((c) => typeof c !== 'string' || NOT_XML_SPACE.test(c))
+  ) {
     throw new MarkupError(`<${el.name}> must be empty`, el.line, el.column);
   }
   for (const attr of own.required) {

@@ -25,7 +25,7 @@ export interface InlineStyle {
 const EMPHASIS = new Set(['em', 'i', 'strong', 'b']);
 
 function significantChildren(nodes: MarkupNode[]): MarkupNode[] {
-  return nodes.filter(n => typeof n !== 'string' || /[^ \t\n\r]/.test(n));
+  return nodes.filter((n) => typeof n !== 'string' || /[^ \t\n\r]/.test(n));
 }
 
 /** The text of code or pre content, where Markdown is literal: formatting is dropped, but content that would be lost is refused. */
@@ -194,7 +194,8 @@ export class InlineWriter {
 
   /** A letter right after "*…(x)*" keeps that '*' from closing: the emphasis is written as plain text instead. */
   private followEmphasis(next: string | undefined): void {
-    if (this.unclosable !== undefined && isFlankingLetter(next)) this.out = this.out.slice(0, this.unclosable.at) + this.unclosable.content;
+    if (this.unclosable !== undefined && isFlankingLetter(next))
+      this.out = this.out.slice(0, this.unclosable.at) + this.unclosable.content;
     this.unclosable = undefined;
   }
 
@@ -277,7 +278,8 @@ export class InlineWriter {
       // '*' after a letter cannot open before punctuation, nor close after punctuation before a
       // letter (x*(y)*z); CommonMark has no other way to write that emphasis, so it is dropped
       // rather than leaving stray asterisks. Quotes use rules of their own that allow it.
-      if (delimiter !== '"' && isFlankingLetter(this.out[this.out.length - 1]) && !isFlankingLetter(content[0])) this.put(content);
+      if (delimiter !== '"' && isFlankingLetter(this.out[this.out.length - 1]) && !isFlankingLetter(content[0]))
+        this.put(content);
       else {
         this.put(delimiter + content + delimiter);
         if (delimiter !== '"' && !isFlankingLetter(content[content.length - 1])) {
@@ -312,9 +314,16 @@ export class InlineWriter {
 
   private destination(el: MarkupElement, attr: 'href' | 'src'): string {
     const dest = linkDestination(el.attrs[attr] as string);
-    if (dest === null) throw new MarkupError(`<${el.name} ${attr}> contains a line break, which Markdown cannot hold`, el.line, el.column);
+    if (dest === null)
+      throw new MarkupError(
+        `<${el.name} ${attr}> contains a line break, which Markdown cannot hold`,
+        el.line,
+        el.column,
+      );
     const title = el.attrs.title;
-    return title === undefined || title === '' ? dest : `${dest} ${linkTitle(title.replace(LINE_BREAK_RUN_GLOBAL, ' '))}`;
+    return title === undefined || title === ''
+      ? dest
+      : `${dest} ${linkTitle(title.replace(LINE_BREAK_RUN_GLOBAL, ' '))}`;
   }
 
   private link(el: MarkupElement): void {

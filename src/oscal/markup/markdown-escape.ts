@@ -156,7 +156,10 @@ export function codeSpan(content: string): string {
   for (const run of content.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
   const fence = '`'.repeat(longest + 1);
   // CommonMark strips one space from each end when both ends have one, unless all are spaces (U+0020 only).
-  const pad = content.startsWith('`') || content.endsWith('`') || (content.startsWith(' ') && content.endsWith(' ') && /[^ ]/.test(content));
+  const pad =
+    content.startsWith('`') ||
+    content.endsWith('`') ||
+    (content.startsWith(' ') && content.endsWith(' ') && /[^ ]/.test(content));
   return pad ? `${fence} ${content} ${fence}` : fence + content + fence;
 }
 
@@ -168,7 +171,9 @@ export function codeFence(content: string): string {
 }
 
 function escapeEntities(text: string): string {
-  return text.includes('&') ? text.replace(/&/g, (amp, at: number) => (ENTITY_LIKE.test(text.slice(at, at + 40)) ? '\\&' : amp)) : text;
+  return text.includes('&')
+    ? text.replace(/&/g, (amp, at: number) => (ENTITY_LIKE.test(text.slice(at, at + 40)) ? '\\&' : amp))
+    : text;
 }
 
 function parensBalanced(text: string): boolean {

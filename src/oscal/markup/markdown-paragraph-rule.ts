@@ -5,7 +5,7 @@
 import type { StateBlock } from 'markdown-it';
 
 const SPACE = 0x20;
-const LIST_MARKER_ENDS = new Set(['*', '-', '+', '.', ')'].map(c => c.charCodeAt(0)));
+const LIST_MARKER_ENDS = new Set(['*', '-', '+', '.', ')'].map((c) => c.charCodeAt(0)));
 
 /**
  * In the first line of a list item markdown-it counts every space after the marker as
@@ -30,7 +30,7 @@ export function paragraphKeepingEdgeSpace(state: StateBlock, startLine: number, 
     // Lines indented as code, or lazy blockquote lines (negative indent), cannot start a new block.
     const indent = state.sCount[nextLine] as number;
     if (indent - state.blkIndent > 3 || indent < 0) continue;
-    if (terminators.some(rule => rule(state, nextLine, endLine, true))) break;
+    if (terminators.some((rule) => rule(state, nextLine, endLine, true))) break;
   }
   const lead = parentType === 'list' ? spacesAfterListMarker(state, startLine) : '';
   state.line = nextLine;

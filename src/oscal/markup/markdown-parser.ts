@@ -29,8 +29,8 @@ function createParser(): MarkdownIt {
   // Conversion must not change data: hrefs are kept verbatim (no percent-encoding, no
   // scheme filtering); sanitising is the job of whatever renders the markup as HTML.
   md.validateLink = () => true;
-  md.normalizeLink = url => url;
-  md.normalizeLinkText = text => text;
+  md.normalizeLink = (url) => url;
+  md.normalizeLinkText = (text) => text;
   return md;
 }
 

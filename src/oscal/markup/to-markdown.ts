@@ -30,7 +30,8 @@ function plainParagraph(nodes: MarkupNode[]): string | undefined {
       if (!XML_SPACE_ONLY.test(node)) return undefined;
     } else {
       const only = node.children[0];
-      if (text !== undefined || node.name !== 'p' || node.children.length !== 1 || typeof only !== 'string') return undefined;
+      if (text !== undefined || node.name !== 'p' || node.children.length !== 1 || typeof only !== 'string')
+        return undefined;
       if (hasAttributes(node) || !isPlain(only) || LINE_START_SPECIAL.test(only)) return undefined;
       text = only;
     }
@@ -47,12 +48,14 @@ export function markupToMarkdown(nodes: MarkupNode[], multiline: boolean): strin
   if (!multiline) {
     const only = nodes[0];
     if (nodes.length === 1 && typeof only === 'string' && isPlain(only)) return only;
-    return new InlineWriter({ label: false, hardBreaks: true, blockLines: false }, true).write(nodes, MARKUP_LINE).finish();
+    return new InlineWriter({ label: false, hardBreaks: true, blockLines: false }, true)
+      .write(nodes, MARKUP_LINE)
+      .finish();
   }
   const plain = plainParagraph(nodes);
   if (plain !== undefined) return plain;
   // Lists end with their own newline before the blank line, as NIST's converter writes them.
   return writeBlocks({ name: MARKUP_MULTILINE, attrs: {}, children: nodes })
-    .map(b => (b.list ? `${b.markdown}\n` : b.markdown))
+    .map((b) => (b.list ? `${b.markdown}\n` : b.markdown))
     .join('\n\n');
 }

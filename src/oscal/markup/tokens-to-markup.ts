@@ -54,7 +54,11 @@ class TreeBuilder {
   }
 
   open(name: string, attrs?: Record<string, string>): void {
-    if (this.stack.length > MAX_MARKUP_NESTING) throw new MarkupError(`Markdown nested deeper than ${MAX_MARKUP_NESTING} levels (emphasis, lists, quotes) is not accepted`, this.line);
+    if (this.stack.length > MAX_MARKUP_NESTING)
+      throw new MarkupError(
+        `Markdown nested deeper than ${MAX_MARKUP_NESTING} levels (emphasis, lists, quotes) is not accepted`,
+        this.line,
+      );
     this.stack.push(this.add(name, attrs));
   }
 
@@ -102,7 +106,11 @@ function attributesOf(token: Token): Record<string, string> {
 }
 
 function plainTextOf(tokens: Token[] | null): string {
-  return (tokens ?? []).map(t => (t.children ? plainTextOf(t.children) : t.type === 'softbreak' || t.type === 'hardbreak' ? '\n' : t.content)).join('');
+  return (tokens ?? [])
+    .map((t) =>
+      t.children ? plainTextOf(t.children) : t.type === 'softbreak' || t.type === 'hardbreak' ? '\n' : t.content,
+    )
+    .join('');
 }
 
 function readTokens(tokens: Token[], tree: TreeBuilder): void {

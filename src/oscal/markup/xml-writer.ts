@@ -7,7 +7,15 @@ const VOID = new Set(['br', 'hr', 'img', 'insert']);
 const NOT_XML = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF\uD800-\uDFFF]/u;
 const TEXT_ESCAPES = /[&<>]/g;
 const ATTRIBUTE_ESCAPES = /[&<>"\t\n\r]/g;
-const ESCAPED: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\t': '&#9;', '\n': '&#10;', '\r': '&#13;' };
+const ESCAPED: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  '\t': '&#9;',
+  '\n': '&#10;',
+  '\r': '&#13;',
+};
 
 function checkChars(text: string): void {
   const bad = NOT_XML.exec(text);
@@ -20,13 +28,13 @@ function checkChars(text: string): void {
 /** Escapes text content for XML. */
 function escapeXmlText(text: string): string {
   checkChars(text);
-  return text.replace(TEXT_ESCAPES, ch => ESCAPED[ch] as string);
+  return text.replace(TEXT_ESCAPES, (ch) => ESCAPED[ch] as string);
 }
 
 function escapeAttribute(value: string): string {
   checkChars(value);
   // Whitespace characters as references: an XML parser would otherwise normalise them to spaces.
-  return value.replace(ATTRIBUTE_ESCAPES, ch => ESCAPED[ch] as string);
+  return value.replace(ATTRIBUTE_ESCAPES, (ch) => ESCAPED[ch] as string);
 }
 
 /** Serialises markup nodes as XML. */

@@ -3,8 +3,16 @@ import { castAs } from './casts.js';
 import { MetapathError } from './errors.js';
 import { Atom, typeOf, type Atomic, type AtomicType } from './items.js';
 import {
-  addDurations, addToTemporal, divideDuration, divideDurationByDuration, multiplyDuration, subtractDurations,
-  subtractFromTemporal, subtractTemporals, type DurationValue, type TemporalValue,
+  addDurations,
+  addToTemporal,
+  divideDuration,
+  divideDurationByDuration,
+  multiplyDuration,
+  subtractDurations,
+  subtractFromTemporal,
+  subtractTemporals,
+  type DurationValue,
+  type TemporalValue,
 } from './temporal.js';
 
 export type ArithmeticOp = '+' | '-' | '*' | 'div' | 'idiv' | 'mod';
@@ -22,13 +30,15 @@ export function arithmetic(op: ArithmeticOp, a: Atomic, b: Atomic): Atomic {
   const tb = typeOf(b);
   const ra = NUMERIC_RANK[ta];
   const rb = NUMERIC_RANK[tb];
-  if (ra !== undefined && rb !== undefined) return numericOp(op, numberOf(a), numberOf(b), RANKED[Math.max(ra, rb, op === 'div' ? 1 : 0)]!);
-  if (DURATIONS.has(ta) || DURATIONS.has(tb) || TEMPORAL.has(ta) || TEMPORAL.has(tb)) return temporalOp(op, a, b, ta, tb, ra, rb);
+  if (ra !== undefined && rb !== undefined)
+    return numericOp(op, numberOf(a), numberOf(b), RANKED[Math.max(ra, rb, op === 'div' ? 1 : 0)]!);
+  if (DURATIONS.has(ta) || DURATIONS.has(tb) || TEMPORAL.has(ta) || TEMPORAL.has(tb))
+    return temporalOp(op, a, b, ta, tb, ra, rb);
   throw new MetapathError('XPTY0004', `${op} is not defined for xs:${ta} and xs:${tb}`);
 }
 
 function numberOf(a: Atomic): number {
-  return typeof a === 'number' ? a : (a as Atom).value as number;
+  return typeof a === 'number' ? a : ((a as Atom).value as number);
 }
 
 function integerOp(op: ArithmeticOp, a: number, b: number): Atomic {
@@ -69,7 +79,8 @@ function numericOp(op: ArithmeticOp, a: number, b: number, type: AtomicType): At
       break;
     case 'idiv':
       if (b === 0) throw divisionByZero();
-      if (!Number.isFinite(a) || Number.isNaN(b)) throw new MetapathError('FOAR0002', 'integer division of an infinite or NaN value');
+      if (!Number.isFinite(a) || Number.isNaN(b))
+        throw new MetapathError('FOAR0002', 'integer division of an infinite or NaN value');
       return Math.trunc(a / b);
     case 'mod':
       if (b === 0 && exact) throw divisionByZero();
@@ -84,7 +95,15 @@ function divisionByZero(): MetapathError {
   return new MetapathError('FOAR0001', 'division by zero');
 }
 
-function temporalOp(op: ArithmeticOp, a: Atomic, b: Atomic, ta: AtomicType, tb: AtomicType, ra: number | undefined, rb: number | undefined): Atomic {
+function temporalOp(
+  op: ArithmeticOp,
+  a: Atomic,
+  b: Atomic,
+  ta: AtomicType,
+  tb: AtomicType,
+  ra: number | undefined,
+  rb: number | undefined,
+): Atomic {
   const va = (a as Atom).value;
   const vb = (b as Atom).value;
   if (DURATIONS.has(ta) && ta === tb) {
@@ -96,15 +115,20 @@ function temporalOp(op: ArithmeticOp, a: Atomic, b: Atomic, ta: AtomicType, tb: 
   }
   if (DURATIONS.has(ta) && rb !== undefined && (op === '*' || op === 'div')) {
     const d = va as DurationValue;
-    return new Atom(ta as 'dayTimeDuration', op === '*' ? multiplyDuration(d, numberOf(b)) : divideDuration(d, numberOf(b)));
+    return new Atom(
+      ta as 'dayTimeDuration',
+      op === '*' ? multiplyDuration(d, numberOf(b)) : divideDuration(d, numberOf(b)),
+    );
   }
-  if (DURATIONS.has(tb) && ra !== undefined && op === '*') return new Atom(tb as 'dayTimeDuration', multiplyDuration(vb as DurationValue, numberOf(a)));
+  if (DURATIONS.has(tb) && ra !== undefined && op === '*')
+    return new Atom(tb as 'dayTimeDuration', multiplyDuration(vb as DurationValue, numberOf(a)));
   if (TEMPORAL.has(ta) && DURATIONS.has(tb) && (op === '+' || op === '-')) {
     const t = va as TemporalValue;
     const d = vb as DurationValue;
     return new Atom(ta as 'dateTime', op === '+' ? addToTemporal(t, d) : subtractFromTemporal(t, d));
   }
-  if (DURATIONS.has(ta) && TEMPORAL.has(tb) && op === '+') return new Atom(tb as 'dateTime', addToTemporal(vb as TemporalValue, va as DurationValue));
+  if (DURATIONS.has(ta) && TEMPORAL.has(tb) && op === '+')
+    return new Atom(tb as 'dateTime', addToTemporal(vb as TemporalValue, va as DurationValue));
   throw new MetapathError('XPTY0004', `${op} is not defined for xs:${ta} and xs:${tb}`);
 }
 

@@ -5,8 +5,18 @@
  */
 
 export type Axis =
-  | 'child' | 'descendant' | 'attribute' | 'self' | 'descendant-or-self' | 'following-sibling' | 'following'
-  | 'parent' | 'ancestor' | 'preceding-sibling' | 'preceding' | 'ancestor-or-self';
+  | 'child'
+  | 'descendant'
+  | 'attribute'
+  | 'self'
+  | 'descendant-or-self'
+  | 'following-sibling'
+  | 'following'
+  | 'parent'
+  | 'ancestor'
+  | 'preceding-sibling'
+  | 'preceding'
+  | 'ancestor-or-self';
 
 /** A name as written: its prefix (undefined when none), its namespace when given as Q{uri}, and its local part. */
 export interface QName {
@@ -37,9 +47,7 @@ export type ItemType =
   | { t: 'function' };
 
 export type ComparisonOp =
-  | '=' | '!=' | '<' | '<=' | '>' | '>='
-  | 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge'
-  | 'is' | '<<' | '>>';
+  '=' | '!=' | '<' | '<=' | '>' | '>=' | 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge' | 'is' | '<<' | '>>';
 
 export interface Binding {
   name: QName;

@@ -6,8 +6,14 @@
 import { MetapathError } from './errors.js';
 import { Atom, setAtomText, stringOf, typeOf, type Atomic, type AtomicType } from './items.js';
 import {
-  castDuration, castTemporal, formatDuration, formatTemporal, parseDuration, parseTemporal,
-  type DurationKind, type TemporalKind,
+  castDuration,
+  castTemporal,
+  formatDuration,
+  formatTemporal,
+  parseDuration,
+  parseTemporal,
+  type DurationKind,
+  type TemporalKind,
 } from './temporal.js';
 
 const TEMPORAL = new Set<string>(['dateTime', 'date', 'time', 'gYearMonth', 'gYear', 'gMonthDay', 'gDay', 'gMonth']);
@@ -43,8 +49,18 @@ const INTEGER_SUBTYPES: Record<string, [number, number]> = {
 };
 
 const PRIMITIVES = new Set<string>([
-  'string', 'boolean', 'integer', 'decimal', 'double', 'float', 'untypedAtomic', 'anyURI', 'base64Binary', 'hexBinary',
-  ...TEMPORAL, ...DURATIONS,
+  'string',
+  'boolean',
+  'integer',
+  'decimal',
+  'double',
+  'float',
+  'untypedAtomic',
+  'anyURI',
+  'base64Binary',
+  'hexBinary',
+  ...TEMPORAL,
+  ...DURATIONS,
 ]);
 
 /** Whether `name` (the local name of an xs: type) is an atomic type a value can be cast to. */
@@ -55,7 +71,8 @@ export function isCastTarget(name: string): boolean {
 const INTEGER = /^[+-]?\d+$/;
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 const DOUBLE = /^(?:[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|[+-]?INF|NaN)$/;
-const BASE64 = /^(?:[A-Za-z0-9+/] ?[A-Za-z0-9+/] ?[A-Za-z0-9+/] ?[A-Za-z0-9+/] ?)*(?:[A-Za-z0-9+/] ?[A-Za-z0-9+/] ?[AEIMQUYcgkosw048] ?= ?|[A-Za-z0-9+/] ?[AQgw] ?= ?= ?)?$/;
+const BASE64 =
+  /^(?:[A-Za-z0-9+/] ?[A-Za-z0-9+/] ?[A-Za-z0-9+/] ?[A-Za-z0-9+/] ?)*(?:[A-Za-z0-9+/] ?[A-Za-z0-9+/] ?[AEIMQUYcgkosw048] ?= ?|[A-Za-z0-9+/] ?[AQgw] ?= ?= ?)?$/;
 const HEX = /^(?:[0-9a-fA-F]{2})*$/;
 
 function collapse(text: string): string {
@@ -144,7 +161,7 @@ export function castAs(value: Atomic, type: string): Atomic {
   if (numeric !== undefined) return numeric;
   if (type === 'boolean') {
     if (from === 'integer' || from === 'decimal' || from === 'double' || from === 'float') {
-      const n = typeof value === 'number' ? value : (value as Atom).value as number;
+      const n = typeof value === 'number' ? value : ((value as Atom).value as number);
       return !(n === 0 || Number.isNaN(n));
     }
   }
@@ -156,7 +173,10 @@ export function castAs(value: Atomic, type: string): Atomic {
   }
   if (type === 'anyURI' && from === 'anyURI') return value;
   if ((type === 'base64Binary' && from === 'hexBinary') || (type === 'hexBinary' && from === 'base64Binary')) {
-    const bytes = from === 'hexBinary' ? Buffer.from((value as Atom).value as string, 'hex') : Buffer.from((value as Atom).value as string, 'base64');
+    const bytes =
+      from === 'hexBinary'
+        ? Buffer.from((value as Atom).value as string, 'hex')
+        : Buffer.from((value as Atom).value as string, 'base64');
     return new Atom(type, type === 'hexBinary' ? bytes.toString('hex').toUpperCase() : bytes.toString('base64'));
   }
   if (type in STRING_SUBTYPES || type in INTEGER_SUBTYPES) {
@@ -170,7 +190,15 @@ export function castAs(value: Atomic, type: string): Atomic {
 
 function numericCast(value: Atomic, from: AtomicType, to: string): Atomic | undefined {
   const isNum = from === 'integer' || from === 'decimal' || from === 'double' || from === 'float';
-  const n = isNum ? (typeof value === 'number' ? value : (value as Atom).value as number) : from === 'boolean' ? (value ? 1 : 0) : undefined;
+  const n = isNum
+    ? typeof value === 'number'
+      ? value
+      : ((value as Atom).value as number)
+    : from === 'boolean'
+      ? value
+        ? 1
+        : 0
+      : undefined;
   if (n === undefined) return undefined;
   switch (to) {
     case 'double':

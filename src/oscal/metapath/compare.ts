@@ -6,15 +6,37 @@ import { castAs } from './casts.js';
 import { MetapathError } from './errors.js';
 import { Atom, isNumeric, numericValue, typeOf, type Atomic, type AtomicType } from './items.js';
 import {
-  adjustToTimezone, compareDurations, compareTemporal, durationsEqual, formatTemporal, type DurationValue, type TemporalValue,
+  adjustToTimezone,
+  compareDurations,
+  compareTemporal,
+  durationsEqual,
+  formatTemporal,
+  type DurationValue,
+  type TemporalValue,
 } from './temporal.js';
 
 export type ValueOp = 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge';
 
-export const GENERAL_TO_VALUE: Record<string, ValueOp> = { '=': 'eq', '!=': 'ne', '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge' };
+export const GENERAL_TO_VALUE: Record<string, ValueOp> = {
+  '=': 'eq',
+  '!=': 'ne',
+  '<': 'lt',
+  '<=': 'le',
+  '>': 'gt',
+  '>=': 'ge',
+};
 
 const STRINGLIKE = new Set<AtomicType>(['string', 'anyURI', 'untypedAtomic']);
-const TEMPORAL = new Set<AtomicType>(['dateTime', 'date', 'time', 'gYearMonth', 'gYear', 'gMonthDay', 'gDay', 'gMonth']);
+const TEMPORAL = new Set<AtomicType>([
+  'dateTime',
+  'date',
+  'time',
+  'gYearMonth',
+  'gYear',
+  'gMonthDay',
+  'gDay',
+  'gMonth',
+]);
 const DURATIONS = new Set<AtomicType>(['duration', 'yearMonthDuration', 'dayTimeDuration']);
 const ORDERED_TEMPORAL = new Set<AtomicType>(['dateTime', 'date', 'time']);
 
@@ -51,8 +73,8 @@ export function valueCompare(op: ValueOp, a: Atomic, b: Atomic, timezone: number
     return holds(op, x < y ? -1 : x > y ? 1 : 0);
   }
   if (STRINGLIKE.has(ta) && STRINGLIKE.has(tb)) {
-    const x = typeof a === 'string' ? a : (a as Atom).value as string;
-    const y = typeof b === 'string' ? b : (b as Atom).value as string;
+    const x = typeof a === 'string' ? a : ((a as Atom).value as string);
+    const y = typeof b === 'string' ? b : ((b as Atom).value as string);
     return holds(op, x < y ? -1 : x > y ? 1 : 0);
   }
   if (ta === 'boolean' && tb === 'boolean') return holds(op, Number(a) - Number(b));
@@ -79,7 +101,12 @@ export function valueCompare(op: ValueOp, a: Atomic, b: Atomic, timezone: number
 }
 
 function incomparable(a: AtomicType, b: AtomicType, op: string): MetapathError {
-  return new MetapathError('XPTY0004', a === b ? `values of type xs:${a} cannot be compared with ${op}` : `a value of type xs:${a} cannot be compared with one of type xs:${b}`);
+  return new MetapathError(
+    'XPTY0004',
+    a === b
+      ? `values of type xs:${a} cannot be compared with ${op}`
+      : `a value of type xs:${a} cannot be compared with one of type xs:${b}`,
+  );
 }
 
 /**
@@ -104,7 +131,12 @@ function castUntyped(untyped: Atom, other: Atomic): Atomic {
   return castAs(untyped, type);
 }
 
-export function generalCompare(op: ValueOp, left: readonly Atomic[], right: readonly Atomic[], timezone: number): boolean {
+export function generalCompare(
+  op: ValueOp,
+  left: readonly Atomic[],
+  right: readonly Atomic[],
+  timezone: number,
+): boolean {
   for (const a of left) for (const b of right) if (generalPair(op, a, b, timezone)) return true;
   return false;
 }

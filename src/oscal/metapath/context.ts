@@ -42,7 +42,11 @@ export interface DocumentAccess {
 }
 
 export class DocumentNeeded extends Error {
-  constructor(readonly uri: string, readonly kind: 'document' | 'resolved-profile' = 'document', readonly profile?: MetaNode) {
+  constructor(
+    readonly uri: string,
+    readonly kind: 'document' | 'resolved-profile' = 'document',
+    readonly profile?: MetaNode,
+  ) {
     super(`the document ${uri} is needed`);
   }
 }
@@ -124,5 +128,9 @@ export class Ctx {
 
 /** A variable's name as the environment keys it. */
 export function varKey(name: QName): string {
-  return name.uri !== undefined ? `Q{${name.uri}}${name.local}` : name.prefix !== undefined ? `${name.prefix}:${name.local}` : name.local;
+  return name.uri !== undefined
+    ? `Q{${name.uri}}${name.local}`
+    : name.prefix !== undefined
+      ? `${name.prefix}:${name.local}`
+      : name.local;
 }

@@ -7,8 +7,19 @@
  * number holds exactly (±2^53 - 1 months and whole seconds), beyond which FODT0002 is raised.
  */
 import {
-  add, compareDecimals, decimal, decimalOf, decimalText, divide, floorParts, isZero, multiply, numberOf,
-  roundToInteger, subtract, type Decimal,
+  add,
+  compareDecimals,
+  decimal,
+  decimalOf,
+  decimalText,
+  divide,
+  floorParts,
+  isZero,
+  multiply,
+  numberOf,
+  roundToInteger,
+  subtract,
+  type Decimal,
 } from './decimal.js';
 import { MetapathError } from './errors.js';
 
@@ -58,7 +69,8 @@ export function parseDuration(kind: DurationKind, text: string): DurationValue |
   if (kind === 'dayTimeDuration' && (years !== undefined || months !== undefined)) return undefined;
   const sign = minus ? -1n : 1n;
   const totalMonths = BigInt(years ?? 0) * 12n + BigInt(months ?? 0);
-  const wholeSeconds = BigInt(days ?? 0) * 86400n + BigInt(hours ?? 0) * 3600n + BigInt(minutes ?? 0) * 60n + BigInt(seconds ?? 0);
+  const wholeSeconds =
+    BigInt(days ?? 0) * 86400n + BigInt(hours ?? 0) * 3600n + BigInt(minutes ?? 0) * 60n + BigInt(seconds ?? 0);
   const exactSeconds = decimal(sign * BigInt(`${wholeSeconds}${fraction}`), fraction.length);
   return durationOf(kind, sign * totalMonths, exactSeconds);
 }
@@ -70,8 +82,10 @@ export function formatDuration(d: DurationValue): string {
   const field = (n: number | bigint, unit: string): string => (n ? `${n}${unit}` : '');
   const seconds = add(decimal(whole % 60n), fraction);
   const date = field(Math.floor(months / 12), 'Y') + field(months % 12, 'M') + field(whole / 86400n, 'D');
-  const time = field((whole % 86400n) / 3600n, 'H') + field((whole % 3600n) / 60n, 'M')
-    + (isZero(seconds) ? '' : `${decimalText(seconds)}S`);
+  const time =
+    field((whole % 86400n) / 3600n, 'H') +
+    field((whole % 3600n) / 60n, 'M') +
+    (isZero(seconds) ? '' : `${decimalText(seconds)}S`);
   if (!date && !time) return d.kind === 'yearMonthDuration' ? 'P0M' : 'PT0S';
   return `${d.months < 0 || d.seconds < 0 ? '-' : ''}P${date}${time ? `T${time}` : ''}`;
 }
@@ -150,9 +164,10 @@ export function divideDuration(d: DurationValue, n: number): DurationValue {
 /** op:divide-yearMonthDuration-by-yearMonthDuration and the dayTimeDuration one: an xs:decimal; FOAR0001 for a zero divisor. */
 export function divideDurationByDuration(a: DurationValue, b: DurationValue): number {
   const kind = orderedKind(a, b, 'Division');
-  const [x, y] = kind === 'yearMonthDuration'
-    ? [decimal(a.months), decimal(b.months)]
-    : [decimalOf(a.seconds), decimalOf(b.seconds)];
+  const [x, y] =
+    kind === 'yearMonthDuration'
+      ? [decimal(a.months), decimal(b.months)]
+      : [decimalOf(a.seconds), decimalOf(b.seconds)];
   if (isZero(y)) throw new MetapathError('FOAR0001', `Division by a zero-length xs:${kind}`);
   return numberOf(divide(x, y, QUOTIENT_DIGITS));
 }
@@ -169,20 +184,29 @@ export function durationComponent(d: DurationValue, name: DurationComponent): nu
   const months = Math.abs(d.months);
   const { whole, fraction } = floorParts(decimalOf(Math.abs(d.seconds)));
   switch (name) {
-    case 'years': return signed(negative, Math.floor(months / 12));
-    case 'months': return signed(negative, months % 12);
-    case 'days': return signed(negative, Number(whole / 86400n));
-    case 'hours': return signed(negative, Number((whole % 86400n) / 3600n));
-    case 'minutes': return signed(negative, Number((whole % 3600n) / 60n));
-    case 'seconds': return signed(negative, numberOf(add(decimal(whole % 60n), fraction)));
+    case 'years':
+      return signed(negative, Math.floor(months / 12));
+    case 'months':
+      return signed(negative, months % 12);
+    case 'days':
+      return signed(negative, Number(whole / 86400n));
+    case 'hours':
+      return signed(negative, Number((whole % 86400n) / 3600n));
+    case 'minutes':
+      return signed(negative, Number((whole % 3600n) / 60n));
+    case 'seconds':
+      return signed(negative, numberOf(add(decimal(whole % 60n), fraction)));
   }
 }
 
 /** Casts among the duration types (F&O 19.1): the target keeps only its own part. */
 export function castDuration(d: DurationValue, to: DurationKind): DurationValue {
   switch (to) {
-    case 'duration': return { kind: to, months: d.months, seconds: d.seconds };
-    case 'yearMonthDuration': return { kind: to, months: d.months, seconds: 0 };
-    case 'dayTimeDuration': return { kind: to, months: 0, seconds: d.seconds };
+    case 'duration':
+      return { kind: to, months: d.months, seconds: d.seconds };
+    case 'yearMonthDuration':
+      return { kind: to, months: d.months, seconds: 0 };
+    case 'dayTimeDuration':
+      return { kind: to, months: 0, seconds: d.seconds };
   }
 }

@@ -13,8 +13,21 @@ import { MetapathError } from './errors.js';
 import { oneFunction } from './functions/args.js';
 import { aritiesOf, lookupFunction, type FunctionDef } from './functions/registry.js';
 import {
-  Atom, atomize, ebv, EMPTY, isNode, isNumeric, numericValue, stringOf, XArray, XFunction, XMap,
-  type Atomic, type Item, type MetaNode, type Sequence,
+  Atom,
+  atomize,
+  ebv,
+  EMPTY,
+  isNode,
+  isNumeric,
+  numericValue,
+  stringOf,
+  XArray,
+  XFunction,
+  XMap,
+  type Atomic,
+  type Item,
+  type MetaNode,
+  type Sequence,
 } from './items.js';
 import { arrayGet, mapGet, mapKey } from './lookup.js';
 import { axisNodes, compareOrder, documentOrder, isReverse, nodeFilter, rootOf } from './steps.js';
@@ -29,7 +42,20 @@ const UNPREFIXED_FUNCTION_NAMESPACES = [NS.fn, NS.mp, NS.oscal];
 /** Ranges beyond this would exhaust memory before they finish; no constraint needs one. */
 const MAX_RANGE = 10_000_000;
 /** Predicates that cannot be positional, so `//x[p]` may become descendant::x[p]. */
-const BOOLEAN_FUNCTIONS = new Set(['not', 'exists', 'empty', 'boolean', 'true', 'false', 'starts-with', 'ends-with', 'contains', 'matches', 'has-oscal-namespace', 'deep-equal']);
+const BOOLEAN_FUNCTIONS = new Set([
+  'not',
+  'exists',
+  'empty',
+  'boolean',
+  'true',
+  'false',
+  'starts-with',
+  'ends-with',
+  'contains',
+  'matches',
+  'has-oscal-namespace',
+  'deep-equal',
+]);
 
 interface Scope {
   readonly name: string;
@@ -127,7 +153,8 @@ class Compiler {
           let text = '';
           for (const o of operands) {
             const atoms = atomize(o(ctx));
-            if (atoms.length > 1) throw new MetapathError('XPTY0004', '|| joins single values, but one side is a sequence of several');
+            if (atoms.length > 1)
+              throw new MetapathError('XPTY0004', '|| joins single values, but one side is a sequence of several');
             if (atoms.length === 1) text += stringOf(atoms[0]!);
           }
           return [text];
@@ -142,7 +169,8 @@ class Compiler {
           if (a === undefined || b === undefined) return EMPTY;
           const x = integerOf(a, 'the start of a range');
           const y = integerOf(b, 'the end of a range');
-          if (y - x >= MAX_RANGE) throw new MetapathError('FOAR0002', `the range ${x} to ${y} is too large (at most ${MAX_RANGE} integers)`);
+          if (y - x >= MAX_RANGE)
+            throw new MetapathError('FOAR0002', `the range ${x} to ${y} is too large (at most ${MAX_RANGE} integers)`);
           const out: number[] = [];
           for (let i = x; i <= y; i++) out.push(i);
           return out;
@@ -173,7 +201,9 @@ class Compiler {
           if (value instanceof Atom && value.type === 'untypedAtomic') value = castAs(value, 'double');
           if (!isNumeric(value)) throw new MetapathError('XPTY0004', 'a sign applies to numbers only');
           if (!negate) return [value];
-          return [typeof value === 'number' ? -value : new Atom((value as Atom).type, -((value as Atom).value as number))];
+          return [
+            typeof value === 'number' ? -value : new Atom((value as Atom).type, -((value as Atom).value as number)),
+          ];
         });
       }
       case 'union':
@@ -190,7 +220,8 @@ class Compiler {
         const type = ast.type;
         return located(ast.at, (ctx) => {
           const value = expr(ctx);
-          if (!matchesSequenceType(value, type)) throw new MetapathError('XPDY0050', `the value is not an instance of ${sequenceTypeText(type)}`);
+          if (!matchesSequenceType(value, type))
+            throw new MetapathError('XPDY0050', `the value is not an instance of ${sequenceTypeText(type)}`);
           return value;
         });
       }
@@ -208,7 +239,8 @@ class Compiler {
         return (ctx) => {
           const items = left(ctx);
           const out: Item[] = [];
-          for (let i = 0; i < items.length; i++) for (const r of right(ctx.focus(items[i]!, i + 1, items.length))) out.push(r);
+          for (let i = 0; i < items.length; i++)
+            for (const r of right(ctx.focus(items[i]!, i + 1, items.length))) out.push(r);
           return out;
         };
       }
@@ -218,7 +250,8 @@ class Compiler {
           const map = new Map<string, { key: Atomic; value: Item[] }>();
           for (const [k, v] of entries) {
             const key = singleAtomic(k(ctx), 'a map key');
-            if (key === undefined) throw new MetapathError('XPTY0004', 'a map key must be one value, not an empty sequence');
+            if (key === undefined)
+              throw new MetapathError('XPTY0004', 'a map key must be one value, not an empty sequence');
             const id = mapKey(key);
             if (map.has(id)) throw new MetapathError('XQDY0137', `the map has the key ${stringOf(key)} twice`);
             map.set(id, { key, value: v(ctx) });
@@ -280,7 +313,11 @@ class Compiler {
     const predicates = ast.predicates.map((p) => this.predicate(p, scope));
     return located(ast.at, (ctx) => {
       const node = ctx.contextItem();
-      if (!isNode(node)) throw new MetapathError('XPTY0020', `a path step needs a node to start from, but the context item is ${describeItem(node)}`);
+      if (!isNode(node))
+        throw new MetapathError(
+          'XPTY0020',
+          `a path step needs a node to start from, but the context item is ${describeItem(node)}`,
+        );
       let nodes: Sequence = axisNodes(axis, node, filter);
       for (const p of predicates) nodes = p(nodes, ctx);
       return reverse && nodes.length > 1 ? nodes.slice().reverse() : nodes;
@@ -291,7 +328,8 @@ class Compiler {
   private isForeign(name: QName): boolean {
     if (this.modelNamespace === undefined || name.prefix === '*') return false;
     const uri = name.uri ?? (name.prefix !== undefined ? this.prefixes[name.prefix] : undefined);
-    if (name.prefix !== undefined && uri === undefined) throw new MetapathError('XPST0081', `the prefix ${name.prefix} is not bound to a namespace`);
+    if (name.prefix !== undefined && uri === undefined)
+      throw new MetapathError('XPST0081', `the prefix ${name.prefix} is not bound to a namespace`);
     return uri !== undefined && uri !== this.modelNamespace;
   }
 
@@ -330,7 +368,12 @@ class Compiler {
         return located(at, (ctx) => impl([a(ctx)], ctx));
       }
       default:
-        return located(at, (ctx) => impl(evaluators.map((e) => e(ctx)), ctx));
+        return located(at, (ctx) =>
+          impl(
+            evaluators.map((e) => e(ctx)),
+            ctx,
+          ),
+        );
     }
   }
 
@@ -339,15 +382,27 @@ class Compiler {
     const open = args.filter((a) => a === null).length;
     return (ctx) => {
       const fixed = args.map((a) => (a === null ? null : a(ctx)));
-      return [new XFunction(def.local, open, (given) => {
-        let next = 0;
-        return withPosition(at, () => def.impl(fixed.map((f) => f ?? given[next++]!), ctx));
-      })];
+      return [
+        new XFunction(def.local, open, (given) => {
+          let next = 0;
+          return withPosition(at, () =>
+            def.impl(
+              fixed.map((f) => f ?? given[next++]!),
+              ctx,
+            ),
+          );
+        }),
+      ];
     };
   }
 
   private resolveFunction(name: QName, arity: number, at: number): FunctionDef {
-    const namespaces = name.uri !== undefined ? [name.uri] : name.prefix !== undefined ? [this.prefix(name.prefix, at)] : UNPREFIXED_FUNCTION_NAMESPACES;
+    const namespaces =
+      name.uri !== undefined
+        ? [name.uri]
+        : name.prefix !== undefined
+          ? [this.prefix(name.prefix, at)]
+          : UNPREFIXED_FUNCTION_NAMESPACES;
     for (const ns of namespaces) {
       if (ns === NS.xs) return this.constructorFunction(name.local, arity, at);
       const def = lookupFunction(ns, name.local, arity);
@@ -355,7 +410,11 @@ class Compiler {
     }
     const arities = namespaces.flatMap((ns) => aritiesOf(ns, name.local));
     if (arities.length) {
-      throw new MetapathError('XPST0017', `${qnameText(name)}() takes ${arities.join(' or ')} argument${arities.join() === '1' ? '' : 's'}, not ${arity}`, at);
+      throw new MetapathError(
+        'XPST0017',
+        `${qnameText(name)}() takes ${arities.join(' or ')} argument${arities.join() === '1' ? '' : 's'}, not ${arity}`,
+        at,
+      );
     }
     throw new MetapathError('XPST0017', `there is no function ${qnameText(name)}()`, at);
   }
@@ -371,7 +430,10 @@ class Compiler {
     if (!isCastTarget(type)) throw new MetapathError('XPST0017', `there is no constructor function xs:${type}()`, at);
     if (arity !== 1) throw new MetapathError('XPST0017', `xs:${type}() takes 1 argument, not ${arity}`, at);
     return {
-      ns: NS.xs, local: type, min: 1, max: 1,
+      ns: NS.xs,
+      local: type,
+      min: 1,
+      max: 1,
       impl: ([arg]) => {
         const value = singleAtomic(arg!, `the argument of xs:${type}()`);
         return value === undefined ? EMPTY : [castAs(value, type)];
@@ -386,10 +448,12 @@ class Compiler {
       if (args.every((a) => a !== null)) return f.call((args as Evaluator[]).map((a) => a(ctx)));
       const fixed = args.map((a) => (a === null ? null : a(ctx)));
       const open = fixed.filter((a) => a === null).length;
-      return [new XFunction(f.name, open, (given) => {
-        let next = 0;
-        return f.call(fixed.map((a) => a ?? given[next++]!));
-      })];
+      return [
+        new XFunction(f.name, open, (given) => {
+          let next = 0;
+          return f.call(fixed.map((a) => a ?? given[next++]!));
+        }),
+      ];
     });
   }
 
@@ -400,7 +464,8 @@ class Compiler {
       const targets = base ? base(ctx) : [ctx.contextItem()];
       const out: Item[] = [];
       for (const target of targets) {
-        if (!(target instanceof XMap) && !(target instanceof XArray)) throw new MetapathError('XPTY0004', `? looks up maps and arrays, not ${describeItem(target)}`);
+        if (!(target instanceof XMap) && !(target instanceof XArray))
+          throw new MetapathError('XPTY0004', `? looks up maps and arrays, not ${describeItem(target)}`);
         if (!key) {
           if (target instanceof XMap) for (const entry of target.entries.values()) out.push(...entry.value);
           else for (const member of target.members) out.push(...member);
@@ -472,7 +537,9 @@ class Compiler {
     }
     const general = GENERAL_TO_VALUE[op];
     if (general) {
-      return located(ast.at, (ctx) => [generalCompare(general, atomize(left(ctx)), atomize(right(ctx)), ctx.dyn.timezone)]);
+      return located(ast.at, (ctx) => [
+        generalCompare(general, atomize(left(ctx)), atomize(right(ctx)), ctx.dyn.timezone),
+      ]);
     }
     const valueOp = op as ValueOp;
     return located(ast.at, (ctx) => {
@@ -501,7 +568,12 @@ class Compiler {
     const expr = this.compile(ast.expr, scope);
     const uri = ast.type.uri ?? (ast.type.prefix !== undefined ? this.prefix(ast.type.prefix, ast.at) : NS.xs);
     const type = ast.type.local;
-    if (uri !== NS.xs || !isCastTarget(type)) throw new MetapathError('XPST0051', `${qnameText(ast.type)} is not an atomic type a value can be cast to`, ast.at);
+    if (uri !== NS.xs || !isCastTarget(type))
+      throw new MetapathError(
+        'XPST0051',
+        `${qnameText(ast.type)} is not an atomic type a value can be cast to`,
+        ast.at,
+      );
     const optional = ast.optional;
     if (ast.t === 'castable') {
       return (ctx) => {
@@ -521,7 +593,10 @@ class Compiler {
       const value = singleAtomic(expr(ctx), 'the value of a cast');
       if (value === undefined) {
         if (optional) return EMPTY;
-        throw new MetapathError('XPTY0004', `an empty sequence cannot be cast to xs:${type} (write xs:${type}? to allow it)`);
+        throw new MetapathError(
+          'XPTY0004',
+          `an empty sequence cannot be cast to xs:${type} (write xs:${type}? to allow it)`,
+        );
       }
       return [castAs(value, type)];
     });
@@ -540,20 +615,23 @@ class Compiler {
     for (const p of params) scope = { name: p.key, next: scope };
     const body = this.compile(ast.body, scope);
     const returns = ast.returns;
-    return (ctx) => [new XFunction('(anonymous)', params.length, (args) => {
-      let c = ctx.withoutFocus();
-      params.forEach((p, i) => {
-        let value = args[i]!;
-        if (p.type && p.type.item !== 'empty' && p.type.item.t === 'atomic') value = atomize(value);
-        if (p.type && !matchesSequenceType(value, p.type)) {
-          throw new MetapathError('XPTY0004', `the argument $${p.key} must be ${sequenceTypeText(p.type)}`, ast.at);
-        }
-        c = c.bind(p.key, value);
-      });
-      const result = body(c);
-      if (returns && !matchesSequenceType(result, returns)) throw new MetapathError('XPTY0004', `the function must return ${sequenceTypeText(returns)}`, ast.at);
-      return result;
-    })];
+    return (ctx) => [
+      new XFunction('(anonymous)', params.length, (args) => {
+        let c = ctx.withoutFocus();
+        params.forEach((p, i) => {
+          let value = args[i]!;
+          if (p.type && p.type.item !== 'empty' && p.type.item.t === 'atomic') value = atomize(value);
+          if (p.type && !matchesSequenceType(value, p.type)) {
+            throw new MetapathError('XPTY0004', `the argument $${p.key} must be ${sequenceTypeText(p.type)}`, ast.at);
+          }
+          c = c.bind(p.key, value);
+        });
+        const result = body(c);
+        if (returns && !matchesSequenceType(result, returns))
+          throw new MetapathError('XPTY0004', `the function must return ${sequenceTypeText(returns)}`, ast.at);
+        return result;
+      }),
+    ];
   }
 }
 
@@ -568,12 +646,19 @@ function inScope(scope: Scope | null, name: string): boolean {
 }
 
 function isDescendantOrSelfNode(ast: Ast): boolean {
-  return ast.t === 'step' && ast.axis === 'descendant-or-self' && ast.test.t === 'kind' && ast.test.kind === 'node' && ast.predicates.length === 0;
+  return (
+    ast.t === 'step' &&
+    ast.axis === 'descendant-or-self' &&
+    ast.test.t === 'kind' &&
+    ast.test.kind === 'node' &&
+    ast.predicates.length === 0
+  );
 }
 
 /** Child steps (or a union of them) as descendant steps, when no predicate is positional; otherwise undefined. */
 function asDescendantSteps(ast: Ast): Ast | undefined {
-  if (ast.t === 'step') return ast.axis === 'child' && ast.predicates.every(notPositional) ? { ...ast, axis: 'descendant' } : undefined;
+  if (ast.t === 'step')
+    return ast.axis === 'child' && ast.predicates.every(notPositional) ? { ...ast, axis: 'descendant' } : undefined;
   if (ast.t !== 'union') return undefined;
   const left = asDescendantSteps(ast.left);
   const right = asDescendantSteps(ast.right);
@@ -632,7 +717,8 @@ function withPosition<T>(at: number, run: () => T): T {
 }
 
 function documentRoot(item: Item): MetaNode {
-  if (!isNode(item)) throw new MetapathError('XPTY0020', `/ needs a node as the context item, not ${describeItem(item)}`);
+  if (!isNode(item))
+    throw new MetapathError('XPTY0020', `/ needs a node as the context item, not ${describeItem(item)}`);
   const root = rootOf(item);
   if (root.kind !== 'document') throw new MetapathError('XPDY0050', 'the context node is not in a document');
   return root;
@@ -646,13 +732,15 @@ function ordering(items: Sequence): Sequence {
   let nodes = 0;
   for (const item of items) if (isNode(item)) nodes++;
   if (nodes === 0) return items;
-  if (nodes !== items.length) throw new MetapathError('XPTY0018', 'the last step of a path gives both nodes and values');
+  if (nodes !== items.length)
+    throw new MetapathError('XPTY0018', 'the last step of a path gives both nodes and values');
   return documentOrder(items as MetaNode[]);
 }
 
 function singleAtomic(seq: Sequence, what: string): Atomic | undefined {
   const atoms = atomize(seq);
-  if (atoms.length > 1) throw new MetapathError('XPTY0004', `${what} must be one value at most, but it is a sequence of ${atoms.length}`);
+  if (atoms.length > 1)
+    throw new MetapathError('XPTY0004', `${what} must be one value at most, but it is a sequence of ${atoms.length}`);
   return atoms[0];
 }
 
@@ -674,7 +762,8 @@ function singleNode(seq: Sequence, op: string): MetaNode | undefined {
 }
 
 function nodesOf(seq: Sequence, op: string): MetaNode[] {
-  for (const item of seq) if (!isNode(item)) throw new MetapathError('XPTY0004', `${op} combines nodes only, not ${describeItem(item)}`);
+  for (const item of seq)
+    if (!isNode(item)) throw new MetapathError('XPTY0004', `${op} combines nodes only, not ${describeItem(item)}`);
   return seq as MetaNode[];
 }
 
@@ -683,9 +772,16 @@ function isNumericItem(item: Item): boolean {
 }
 
 export function describeItem(item: Item): string {
-  if (isNode(item)) return item.kind === 'flag' ? `flag @${item.name}` : item.kind === 'document' ? 'a document' : `${item.kind} ${item.name}`;
+  if (isNode(item))
+    return item.kind === 'flag'
+      ? `flag @${item.name}`
+      : item.kind === 'document'
+        ? 'a document'
+        : `${item.kind} ${item.name}`;
   if (item instanceof XMap) return 'a map';
   if (item instanceof XArray) return 'an array';
   if (item instanceof XFunction) return 'a function';
-  return typeof item === 'string' ? `the string "${item.length > 30 ? `${item.slice(0, 30)}…` : item}"` : `the value ${stringOf(item)}`;
+  return typeof item === 'string'
+    ? `the string "${item.length > 30 ? `${item.slice(0, 30)}…` : item}"`
+    : `the value ${stringOf(item)}`;
 }

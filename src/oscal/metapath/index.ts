@@ -9,10 +9,29 @@ import './functions/library.js';
 import type { Item, Sequence } from './items.js';
 import { parseMetapath } from './parser.js';
 
-export { Ctx, Dynamic, DocumentNeeded, NS, type DocumentAccess, type DynamicOptions, type StaticContext } from './context.js';
+export {
+  Ctx,
+  Dynamic,
+  DocumentNeeded,
+  NS,
+  type DocumentAccess,
+  type DynamicOptions,
+  type StaticContext,
+} from './context.js';
 export { MetapathError } from './errors.js';
 export { compileAst, describeItem, type Evaluator } from './evaluate.js';
-export { atomize, ebv, isAtomic, isNode, stringOf, stringValueOf, type Atomic, type Item, type MetaNode, type Sequence } from './items.js';
+export {
+  atomize,
+  ebv,
+  isAtomic,
+  isNode,
+  stringOf,
+  stringValueOf,
+  type Atomic,
+  type Item,
+  type MetaNode,
+  type Sequence,
+} from './items.js';
 export { documentNode } from './nodes.js';
 export { parseMetapath } from './parser.js';
 export { metapathOf } from './functions/nodes.js';

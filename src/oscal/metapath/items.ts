@@ -7,20 +7,46 @@ import { MetapathError } from './errors.js';
 import type { DurationValue, TemporalValue } from './temporal.js';
 
 export type AtomicType =
-  | 'string' | 'boolean' | 'integer' | 'decimal' | 'double' | 'float' | 'untypedAtomic' | 'anyURI'
-  | 'dateTime' | 'date' | 'time' | 'gYearMonth' | 'gYear' | 'gMonthDay' | 'gDay' | 'gMonth'
-  | 'duration' | 'yearMonthDuration' | 'dayTimeDuration' | 'base64Binary' | 'hexBinary' | 'QName';
+  | 'string'
+  | 'boolean'
+  | 'integer'
+  | 'decimal'
+  | 'double'
+  | 'float'
+  | 'untypedAtomic'
+  | 'anyURI'
+  | 'dateTime'
+  | 'date'
+  | 'time'
+  | 'gYearMonth'
+  | 'gYear'
+  | 'gMonthDay'
+  | 'gDay'
+  | 'gMonth'
+  | 'duration'
+  | 'yearMonthDuration'
+  | 'dayTimeDuration'
+  | 'base64Binary'
+  | 'hexBinary'
+  | 'QName';
 
-type AtomValue<T extends AtomicType> =
-  T extends 'dateTime' | 'date' | 'time' | 'gYearMonth' | 'gYear' | 'gMonthDay' | 'gDay' | 'gMonth' ? TemporalValue
-    : T extends 'duration' | 'yearMonthDuration' | 'dayTimeDuration' ? DurationValue
-      : T extends 'decimal' | 'double' | 'float' ? number
-        : T extends 'QName' ? { uri: string; local: string; prefix?: string }
-          : string;
+type AtomValue<T extends AtomicType> = T extends
+  'dateTime' | 'date' | 'time' | 'gYearMonth' | 'gYear' | 'gMonthDay' | 'gDay' | 'gMonth'
+  ? TemporalValue
+  : T extends 'duration' | 'yearMonthDuration' | 'dayTimeDuration'
+    ? DurationValue
+    : T extends 'decimal' | 'double' | 'float'
+      ? number
+      : T extends 'QName'
+        ? { uri: string; local: string; prefix?: string }
+        : string;
 
 /** An atomic value of a type that has no JavaScript primitive of its own. */
 export class Atom<T extends AtomicType = AtomicType> {
-  constructor(readonly type: T, readonly value: AtomValue<T>) {}
+  constructor(
+    readonly type: T,
+    readonly value: AtomValue<T>,
+  ) {}
 }
 
 /** xs:string, xs:boolean and xs:integer are JavaScript strings, booleans and numbers. */
@@ -132,7 +158,10 @@ function atomizeItem(item: MetaNode | XMap | XArray | XFunction, out: Atomic[]):
   } else {
     const value = item.typedValue();
     if (value === undefined) {
-      throw new MetapathError('FOTY0012', `${describeNode(item)} has no value of its own (it is ${item.kind === 'document' ? 'a document' : 'an assembly'})`);
+      throw new MetapathError(
+        'FOTY0012',
+        `${describeNode(item)} has no value of its own (it is ${item.kind === 'document' ? 'a document' : 'an assembly'})`,
+      );
     }
     out.push(value);
   }
@@ -173,7 +202,10 @@ function integerText(n: number): string {
 export function stringValueOf(item: Item): string {
   if (typeof item !== 'object' || item instanceof Atom) return stringOf(item);
   if (item instanceof XMap || item instanceof XArray || item instanceof XFunction) {
-    throw new MetapathError('FOTY0014', `a ${item instanceof XMap ? 'map' : item instanceof XArray ? 'array' : 'function'} has no string value`);
+    throw new MetapathError(
+      'FOTY0014',
+      `a ${item instanceof XMap ? 'map' : item instanceof XArray ? 'array' : 'function'} has no string value`,
+    );
   }
   return item.stringValue();
 }
@@ -183,7 +215,11 @@ export function ebv(seq: readonly Item[]): boolean {
   if (seq.length === 0) return false;
   const first = seq[0]!;
   if (typeof first === 'object' && (first as MetaNode).isNode === true) return true;
-  if (seq.length > 1) throw new MetapathError('FORG0006', 'the effective boolean value of a sequence of more than one value that does not start with a node is undefined');
+  if (seq.length > 1)
+    throw new MetapathError(
+      'FORG0006',
+      'the effective boolean value of a sequence of more than one value that does not start with a node is undefined',
+    );
   switch (typeof first) {
     case 'boolean':
       return first;
@@ -204,14 +240,20 @@ export function ebv(seq: readonly Item[]): boolean {
         }
         throw new MetapathError('FORG0006', `a value of type xs:${first.type} has no effective boolean value`);
       }
-      throw new MetapathError('FORG0006', `${first instanceof XMap ? 'a map' : first instanceof XArray ? 'an array' : 'a function'} has no effective boolean value`);
+      throw new MetapathError(
+        'FORG0006',
+        `${first instanceof XMap ? 'a map' : first instanceof XArray ? 'an array' : 'a function'} has no effective boolean value`,
+      );
   }
 }
 
 export function isNumeric(value: Atomic): boolean {
-  return typeof value === 'number' || (value instanceof Atom && (value.type === 'decimal' || value.type === 'double' || value.type === 'float'));
+  return (
+    typeof value === 'number' ||
+    (value instanceof Atom && (value.type === 'decimal' || value.type === 'double' || value.type === 'float'))
+  );
 }
 
 export function numericValue(value: Atomic): number {
-  return typeof value === 'number' ? value : (value as Atom).value as number;
+  return typeof value === 'number' ? value : ((value as Atom).value as number);
 }

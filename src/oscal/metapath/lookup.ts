@@ -19,7 +19,8 @@ export function mapGet(map: XMap, key: Atomic): Sequence {
 export function arrayGet(array: XArray, index: Atomic): Sequence {
   if (typeof index !== 'number') throw new MetapathError('XPTY0004', 'an array is looked up by an integer position');
   const member = array.members[index - 1];
-  if (member === undefined) throw new MetapathError('FOAY0001', `position ${index} is outside the array of ${array.members.length} members`);
+  if (member === undefined)
+    throw new MetapathError('FOAY0001', `position ${index} is outside the array of ${array.members.length} members`);
   return member;
 }
 
@@ -28,7 +29,8 @@ export function asFunction(item: XMap | XArray | XFunction): XFunction {
   if (item instanceof XFunction) return item;
   return new XFunction(item instanceof XMap ? 'map' : 'array', 1, ([arg]) => {
     const keys = atomize(arg!);
-    if (keys.length !== 1) throw new MetapathError('XPTY0004', `a ${item instanceof XMap ? 'map' : 'array'} is called with exactly one key`);
+    if (keys.length !== 1)
+      throw new MetapathError('XPTY0004', `a ${item instanceof XMap ? 'map' : 'array'} is called with exactly one key`);
     return item instanceof XMap ? mapGet(item, keys[0]!) : arrayGet(item, keys[0]!);
   });
 }

@@ -74,7 +74,9 @@ class Node implements MetaNode {
 }
 
 function textOf(value: unknown): string {
-  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? scalarToText(value) : '';
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+    ? scalarToText(value)
+    : '';
 }
 
 /**
@@ -97,11 +99,17 @@ function typed(value: unknown, type: DataType): Atomic {
     case 'integer':
     case 'non-negative-integer':
     case 'positive-integer':
-      return typeof value === 'number' && Number.isInteger(value) ? value : castFromText(textOf(value), 'integer') ?? new Atom('untypedAtomic', textOf(value));
+      return typeof value === 'number' && Number.isInteger(value)
+        ? value
+        : (castFromText(textOf(value), 'integer') ?? new Atom('untypedAtomic', textOf(value)));
     case 'decimal':
-      return typeof value === 'number' ? new Atom('decimal', value) : castFromText(textOf(value), 'decimal') ?? new Atom('untypedAtomic', textOf(value));
+      return typeof value === 'number'
+        ? new Atom('decimal', value)
+        : (castFromText(textOf(value), 'decimal') ?? new Atom('untypedAtomic', textOf(value)));
     case 'boolean':
-      return typeof value === 'boolean' ? value : castFromText(textOf(value), 'boolean') ?? new Atom('untypedAtomic', textOf(value));
+      return typeof value === 'boolean'
+        ? value
+        : (castFromText(textOf(value), 'boolean') ?? new Atom('untypedAtomic', textOf(value)));
     case 'date':
     case 'date-with-timezone':
       return castFromText(textOf(value), 'date') ?? new Atom('untypedAtomic', textOf(value));
@@ -127,16 +135,29 @@ export function documentNode(doc: ParsedDocument, uri?: string): MetaNode {
   const info: DocumentInfo = { sequence: ++documents, uri };
   const builder = new TreeBuilder(model, info);
   const root = builder.make('document', '', undefined, undefined, undefined, undefined, []);
-  root.childNodes = [builder.assembly(doc.content[doc.model] as Record<string, unknown>, def, doc.model, root, [doc.model])];
+  root.childNodes = [
+    builder.assembly(doc.content[doc.model] as Record<string, unknown>, def, doc.model, root, [doc.model]),
+  ];
   return root;
 }
 
 class TreeBuilder {
   private order = 0;
 
-  constructor(private readonly model: OscalModel, private readonly info: DocumentInfo) {}
+  constructor(
+    private readonly model: OscalModel,
+    private readonly info: DocumentInfo,
+  ) {}
 
-  make(kind: MetaNode['kind'], name: string, parent: Node | undefined, definition: number | undefined, value: unknown, type: DataType | undefined, segments: readonly Segment[]): Node {
+  make(
+    kind: MetaNode['kind'],
+    name: string,
+    parent: Node | undefined,
+    definition: number | undefined,
+    value: unknown,
+    type: DataType | undefined,
+    segments: readonly Segment[],
+  ): Node {
     return new Node(kind, name, parent, this.info, this.order++, definition, value, type, segments);
   }
 
@@ -154,9 +175,11 @@ class TreeBuilder {
       const indexed = child.group === 'ARRAY' || (child.group === 'SINGLETON_OR_ARRAY' && Array.isArray(value));
       for (let i = 0; i < values.length; i++) {
         const at: Segment[] = keys ? [child.json, keys[i]!] : indexed ? [child.json, i] : [child.json];
-        children.push(target.kind === 'assembly'
-          ? this.assembly(values[i] as Record<string, unknown>, child.def, child.name, node, at)
-          : this.field(values[i], child.def, child.name, node, at));
+        children.push(
+          target.kind === 'assembly'
+            ? this.assembly(values[i] as Record<string, unknown>, child.def, child.name, node, at)
+            : this.field(values[i], child.def, child.name, node, at),
+        );
       }
     }
     node.childNodes = children;
@@ -174,8 +197,20 @@ class TreeBuilder {
     }
     // The value sits under a property named by the value of one of its flags.
     const valueProp = Object.keys(obj).find((k) => !def.flags.some((f) => f.name === k));
-    const node = this.make('field', name, parent, at, valueProp === undefined ? undefined : obj[valueProp], def.type, segments);
-    const flags = this.flags(obj, def.flags.filter((f) => f.name !== def.valueKeyFlag), node) as MetaNode[];
+    const node = this.make(
+      'field',
+      name,
+      parent,
+      at,
+      valueProp === undefined ? undefined : obj[valueProp],
+      def.type,
+      segments,
+    );
+    const flags = this.flags(
+      obj,
+      def.flags.filter((f) => f.name !== def.valueKeyFlag),
+      node,
+    ) as MetaNode[];
     if (valueProp !== undefined) {
       const keyFlag = def.flags.find((f) => f.name === def.valueKeyFlag)!;
       flags.push(this.make('flag', keyFlag.name, node, undefined, valueProp, keyFlag.type, []));

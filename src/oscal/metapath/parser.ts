@@ -12,18 +12,52 @@ const NUMBER = /(?:\.\d+|\d+(?:\.\d*)?)(?:[eE][+-]?\d+)?/y;
 const NAME_CHAR = /[\p{L}\p{N}._\-\u00B7\u0300-\u036F\u203F\u2040]/u;
 
 const AXES = new Set<string>([
-  'child', 'descendant', 'attribute', 'self', 'descendant-or-self', 'following-sibling', 'following',
-  'parent', 'ancestor', 'preceding-sibling', 'preceding', 'ancestor-or-self',
+  'child',
+  'descendant',
+  'attribute',
+  'self',
+  'descendant-or-self',
+  'following-sibling',
+  'following',
+  'parent',
+  'ancestor',
+  'preceding-sibling',
+  'preceding',
+  'ancestor-or-self',
 ]);
 
 /** Kind tests, and names XPath reserves so that `name(` cannot be a function call. */
 const KIND_TESTS: Record<string, Extract<NodeTest, { t: 'kind' }>['kind']> = {
-  node: 'node', 'document-node': 'document', attribute: 'flag', flag: 'flag', element: 'element', field: 'field', assembly: 'assembly',
+  node: 'node',
+  'document-node': 'document',
+  attribute: 'flag',
+  flag: 'flag',
+  element: 'element',
+  field: 'field',
+  assembly: 'assembly',
 };
 const RESERVED_FUNCTION_NAMES = new Set([
-  'array', 'attribute', 'comment', 'document-node', 'element', 'empty-sequence', 'function', 'if', 'item', 'map',
-  'namespace-node', 'node', 'processing-instruction', 'schema-attribute', 'schema-element', 'switch', 'text', 'typeswitch',
-  'flag', 'field', 'assembly',
+  'array',
+  'attribute',
+  'comment',
+  'document-node',
+  'element',
+  'empty-sequence',
+  'function',
+  'if',
+  'item',
+  'map',
+  'namespace-node',
+  'node',
+  'processing-instruction',
+  'schema-attribute',
+  'schema-element',
+  'switch',
+  'text',
+  'typeswitch',
+  'flag',
+  'field',
+  'assembly',
 ]);
 
 const GENERAL_COMPARISONS: readonly ComparisonOp[] = ['!=', '<=', '>=', '<<', '>>', '=', '<', '>'];
@@ -299,7 +333,7 @@ class Parser {
 
   /** Steps joined by / and //; `left` is what comes before the first one, if anything. */
   private relativePath(left: Ast | undefined): Ast {
-    let path = left ? { t: 'path', left, right: this.step(), at: left.at } as Ast : this.step();
+    let path = left ? ({ t: 'path', left, right: this.step(), at: left.at } as Ast) : this.step();
     for (;;) {
       this.skip();
       const at = this.pos;
@@ -340,7 +374,8 @@ class Parser {
         this.pos = this.nextNonSpace(after) + 2;
         return this.predicates({ t: 'step', axis: name as Axis, test: this.nodeTest(), predicates: [], at });
       }
-      if (this.isNameTest()) return this.predicates({ t: 'step', axis: 'child', test: this.nodeTest(), predicates: [], at });
+      if (this.isNameTest())
+        return this.predicates({ t: 'step', axis: 'child', test: this.nodeTest(), predicates: [], at });
     } else if (this.text[this.pos] === '*') {
       return this.predicates({ t: 'step', axis: 'child', test: this.nodeTest(), predicates: [], at });
     }
@@ -362,7 +397,11 @@ class Parser {
   private nodeTest(): NodeTest {
     this.skip();
     const name = this.peekName();
-    if (name !== undefined && KIND_TESTS[name] !== undefined && this.text[this.nextNonSpace(this.afterName())] === '(') {
+    if (
+      name !== undefined &&
+      KIND_TESTS[name] !== undefined &&
+      this.text[this.nextNonSpace(this.afterName())] === '('
+    ) {
       return this.kindTest();
     }
     if (this.eat('*')) {

@@ -13,7 +13,8 @@ import { BLOCKS } from './regex-blocks.js';
 const CACHE_LIMIT = 2000;
 const cache = new Map<string, RegExp>();
 
-const NAME_START = 'A-Z_a-z\\u{C0}-\\u{D6}\\u{D8}-\\u{F6}\\u{F8}-\\u{2FF}\\u{370}-\\u{37D}\\u{37F}-\\u{1FFF}\\u{200C}-\\u{200D}\\u{2070}-\\u{218F}\\u{2C00}-\\u{2FEF}\\u{3001}-\\u{D7FF}\\u{F900}-\\u{FDCF}\\u{FDF0}-\\u{FFFD}\\u{10000}-\\u{EFFFF}:';
+const NAME_START =
+  'A-Z_a-z\\u{C0}-\\u{D6}\\u{D8}-\\u{F6}\\u{F8}-\\u{2FF}\\u{370}-\\u{37D}\\u{37F}-\\u{1FFF}\\u{200C}-\\u{200D}\\u{2070}-\\u{218F}\\u{2C00}-\\u{2FEF}\\u{3001}-\\u{D7FF}\\u{F900}-\\u{FDCF}\\u{FDF0}-\\u{FFFD}\\u{10000}-\\u{EFFFF}:';
 const NAME_CHAR = `${NAME_START}\\-.0-9\\u{B7}\\u{300}-\\u{36F}\\u{203F}-\\u{2040}`;
 
 /** XSD's multi-character escapes, as the contents of a `v`-flag class. */
@@ -26,8 +27,42 @@ const MULTI: Record<string, string> = {
 };
 
 const CATEGORIES = new Set([
-  'L', 'Lu', 'Ll', 'Lt', 'Lm', 'Lo', 'M', 'Mn', 'Mc', 'Me', 'N', 'Nd', 'Nl', 'No', 'P', 'Pc', 'Pd', 'Ps', 'Pe', 'Pi', 'Pf', 'Po',
-  'Z', 'Zs', 'Zl', 'Zp', 'S', 'Sm', 'Sc', 'Sk', 'So', 'C', 'Cc', 'Cf', 'Co', 'Cn',
+  'L',
+  'Lu',
+  'Ll',
+  'Lt',
+  'Lm',
+  'Lo',
+  'M',
+  'Mn',
+  'Mc',
+  'Me',
+  'N',
+  'Nd',
+  'Nl',
+  'No',
+  'P',
+  'Pc',
+  'Pd',
+  'Ps',
+  'Pe',
+  'Pi',
+  'Pf',
+  'Po',
+  'Z',
+  'Zs',
+  'Zl',
+  'Zp',
+  'S',
+  'Sm',
+  'Sc',
+  'Sk',
+  'So',
+  'C',
+  'Cc',
+  'Cf',
+  'Co',
+  'Cn',
 ]);
 
 /** Characters XSD lets a single-character escape name. */
@@ -40,7 +75,8 @@ function fail(code: string, message: string, at?: number): never {
 
 /** A code point as a `v`-flag literal, safe inside and outside classes. */
 function literal(cp: number): string {
-  if ((cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a)) return String.fromCodePoint(cp);
+  if ((cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a))
+    return String.fromCodePoint(cp);
   return `\\u{${cp.toString(16).toUpperCase()}}`;
 }
 
@@ -53,7 +89,11 @@ class Translator {
   private readonly closed = new Set<number>();
   private readonly chars: number[];
 
-  constructor(pattern: string, private readonly extended: boolean, private readonly dotAll: boolean) {
+  constructor(
+    pattern: string,
+    private readonly extended: boolean,
+    private readonly dotAll: boolean,
+  ) {
     this.chars = Array.from(pattern, (c) => c.codePointAt(0)!);
   }
 
@@ -117,13 +157,15 @@ class Translator {
     }
     if (this.chars[this.pos] !== 0x7d) fail('FORX0002', 'a quantifier {…} is not closed', start);
     this.pos++;
-    if (max !== undefined && max !== '' && Number(max) < Number(min)) fail('FORX0002', `the quantifier {${min},${max}} has its bounds the wrong way round`, start);
+    if (max !== undefined && max !== '' && Number(max) < Number(min))
+      fail('FORX0002', `the quantifier {${min},${max}} has its bounds the wrong way round`, start);
     return max === undefined ? `{${min}}` : `{${min},${max}}`;
   }
 
   private digits(): string {
     let out = '';
-    while (this.pos < this.chars.length && this.chars[this.pos]! >= 0x30 && this.chars[this.pos]! <= 0x39) out += String.fromCodePoint(this.chars[this.pos++]!);
+    while (this.pos < this.chars.length && this.chars[this.pos]! >= 0x30 && this.chars[this.pos]! <= 0x39)
+      out += String.fromCodePoint(this.chars[this.pos++]!);
     return out;
   }
 
@@ -197,10 +239,16 @@ class Translator {
    */
   private backReference(first: number, at: number): string {
     let number = first - 0x30;
-    while (this.pos < this.chars.length && this.chars[this.pos]! >= 0x30 && this.chars[this.pos]! <= 0x39 && number * 10 + (this.chars[this.pos]! - 0x30) <= this.groups) {
+    while (
+      this.pos < this.chars.length &&
+      this.chars[this.pos]! >= 0x30 &&
+      this.chars[this.pos]! <= 0x39 &&
+      number * 10 + (this.chars[this.pos]! - 0x30) <= this.groups
+    ) {
       number = number * 10 + (this.chars[this.pos++]! - 0x30);
     }
-    if (!this.closed.has(number)) fail('FORX0002', `the back-reference \\${number} refers to a group that is not closed before it`, at);
+    if (!this.closed.has(number))
+      fail('FORX0002', `the back-reference \\${number} refers to a group that is not closed before it`, at);
     // A group number then a literal digit: JavaScript would read \10 as group 10 too.
     return `\\${number}(?:)`;
   }
@@ -214,7 +262,12 @@ class Translator {
     this.pos = close + 1;
     if (CATEGORIES.has(name)) return `\\p{${name}}`;
     if (name.startsWith('Is')) {
-      const block = BLOCKS.get(name.slice(2).replace(/[\s_-]/g, '').toLowerCase());
+      const block = BLOCKS.get(
+        name
+          .slice(2)
+          .replace(/[\s_-]/g, '')
+          .toLowerCase(),
+      );
       if (block) return `${literal(block[0])}-${literal(block[1])}`;
       fail('FORX0002', `${name.slice(2)} is not a Unicode block this processor knows`, at);
     }
@@ -277,7 +330,8 @@ class Translator {
 
   /** `from` alone, or `from-to` when a range follows. */
   private rangeFrom(from: string, fromCp: number, at: number): string {
-    if (this.chars[this.pos] !== 0x2d || this.chars[this.pos + 1] === 0x5d || this.chars[this.pos + 1] === 0x5b) return from;
+    if (this.chars[this.pos] !== 0x2d || this.chars[this.pos + 1] === 0x5d || this.chars[this.pos + 1] === 0x5b)
+      return from;
     this.pos++;
     let toCp = this.chars[this.pos++]!;
     if (toCp === 0x5c) {
@@ -302,9 +356,11 @@ function isSpace(cp: number): boolean {
 
 /** The JavaScript RegExp source and flags for an XPath pattern and flags. */
 export function translateRegex(pattern: string, flags: string): { source: string; flags: string } {
-  for (const f of flags) if (!'smixq'.includes(f)) fail('FORX0001', `"${f}" is not a regular expression flag (s, m, i, x, q)`);
+  for (const f of flags)
+    if (!'smixq'.includes(f)) fail('FORX0001', `"${f}" is not a regular expression flag (s, m, i, x, q)`);
   const jsFlags = `v${flags.includes('i') ? 'i' : ''}${flags.includes('m') ? 'm' : ''}`;
-  if (flags.includes('q')) return { source: Array.from(pattern, (c) => literal(c.codePointAt(0)!)).join(''), flags: jsFlags };
+  if (flags.includes('q'))
+    return { source: Array.from(pattern, (c) => literal(c.codePointAt(0)!)).join(''), flags: jsFlags };
   return { source: new Translator(pattern, flags.includes('x'), flags.includes('s')).translate(), flags: jsFlags };
 }
 
@@ -346,7 +402,9 @@ export function replace(input: string, pattern: string, replacement: string, fla
   if (flags.includes('q')) return input.replace(re, () => replacement);
   const groups = groupCount(re);
   const parts = replacementParts(replacement, groups);
-  return input.replace(re, (...args: unknown[]) => parts.map((p) => (typeof p === 'string' ? p : (args[p] as string | undefined) ?? '')).join(''));
+  return input.replace(re, (...args: unknown[]) =>
+    parts.map((p) => (typeof p === 'string' ? p : ((args[p] as string | undefined) ?? ''))).join(''),
+  );
 }
 
 /** The groups of a compiled pattern (a pattern matched against "" reports them all). */
@@ -362,13 +420,19 @@ function replacementParts(replacement: string, groups: number): (string | number
     const c = replacement[i];
     if (c === '\\') {
       const next = replacement[i + 1];
-      if (next !== '\\' && next !== '$') fail('FORX0004', `in the replacement "${replacement}", "\\" must be followed by "\\" or "$"`);
+      if (next !== '\\' && next !== '$')
+        fail('FORX0004', `in the replacement "${replacement}", "\\" must be followed by "\\" or "$"`);
       text += next;
       i++;
     } else if (c === '$') {
       let digits = '';
-      while (/\d/.test(replacement[i + 1] ?? '') && (digits === '' || Number(digits + replacement[i + 1]) <= groups)) digits += replacement[++i];
-      if (digits === '') fail('FORX0004', `in the replacement "${replacement}", "$" must be followed by a group number (write \\$ for a dollar)`);
+      while (/\d/.test(replacement[i + 1] ?? '') && (digits === '' || Number(digits + replacement[i + 1]) <= groups))
+        digits += replacement[++i];
+      if (digits === '')
+        fail(
+          'FORX0004',
+          `in the replacement "${replacement}", "$" must be followed by a group number (write \\$ for a dollar)`,
+        );
       if (text) parts.push(text);
       text = '';
       parts.push(Number(digits) <= groups ? Number(digits) : '');

@@ -14,7 +14,8 @@ const ANY: NodeFilter = () => true;
 export function nodeFilter(test: NodeTest, axis: Axis, foreign: boolean): NodeFilter {
   if (test.t === 'kind') {
     const name = test.name === undefined || test.name === '*' ? undefined : test.name;
-    const named = (kinds: (n: MetaNode) => boolean): NodeFilter => (name === undefined ? kinds : (n) => kinds(n) && n.name === name);
+    const named = (kinds: (n: MetaNode) => boolean): NodeFilter =>
+      name === undefined ? kinds : (n) => kinds(n) && n.name === name;
     switch (test.kind) {
       case 'node':
         return ANY;
@@ -125,7 +126,13 @@ export function rootOf(node: MetaNode): MetaNode {
 }
 
 export function isReverse(axis: Axis): boolean {
-  return axis === 'ancestor' || axis === 'ancestor-or-self' || axis === 'preceding' || axis === 'preceding-sibling' || axis === 'parent';
+  return (
+    axis === 'ancestor' ||
+    axis === 'ancestor-or-self' ||
+    axis === 'preceding' ||
+    axis === 'preceding-sibling' ||
+    axis === 'parent'
+  );
 }
 
 export function compareOrder(a: MetaNode, b: MetaNode): number {

@@ -16,15 +16,35 @@
  * dayTimeDuration exactly. A value beyond it, read or computed, raises FODT0001.
  */
 import {
-  add, compareDecimals, decimal, decimalOf, floorDiv, floorParts, numberOf, plainText, subtract, type Decimal,
+  add,
+  compareDecimals,
+  decimal,
+  decimalOf,
+  floorDiv,
+  floorParts,
+  numberOf,
+  plainText,
+  subtract,
+  type Decimal,
 } from './decimal.js';
 import { collapseWhitespace, type DurationValue } from './duration.js';
 import { MetapathError } from './errors.js';
 
 export {
-  addDurations, castDuration, compareDurations, divideDuration, divideDurationByDuration, durationComponent,
-  durationsEqual, formatDuration, multiplyDuration, parseDuration, subtractDurations,
-  type DurationComponent, type DurationKind, type DurationValue,
+  addDurations,
+  castDuration,
+  compareDurations,
+  divideDuration,
+  divideDurationByDuration,
+  durationComponent,
+  durationsEqual,
+  formatDuration,
+  multiplyDuration,
+  parseDuration,
+  subtractDurations,
+  type DurationComponent,
+  type DurationKind,
+  type DurationValue,
 } from './duration.js';
 
 export type TemporalKind = 'dateTime' | 'date' | 'time' | 'gYearMonth' | 'gYear' | 'gMonthDay' | 'gDay' | 'gMonth';
@@ -99,8 +119,9 @@ function civilFromDays(days: number): { year: number; month: number; day: number
   const z = days + 719468;
   const era = Math.floor(z / 146097);
   const dayOfEra = z - era * 146097;
-  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524)
-    - Math.floor(dayOfEra / 146096)) / 365);
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524) - Math.floor(dayOfEra / 146096)) / 365,
+  );
   const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
   const shiftedMonth = Math.floor((5 * dayOfYear + 2) / 153);
   const month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9;
@@ -125,12 +146,16 @@ function fromLocalSeconds(kind: TemporalKind, seconds: Decimal, tz: number | nul
   const { whole, fraction } = floorParts(seconds);
   const days = floorDiv(whole, 86400n);
   const secondOfDay = Number(whole - days * 86400n);
-  return project(kind, {
-    ...civilFromDays(Number(days)),
-    hour: Math.floor(secondOfDay / 3600),
-    minute: Math.floor(secondOfDay / 60) % 60,
-    second: numberOf(add(decimal(secondOfDay % 60), fraction)),
-  }, tz);
+  return project(
+    kind,
+    {
+      ...civilFromDays(Number(days)),
+      hour: Math.floor(secondOfDay / 3600),
+      minute: Math.floor(secondOfDay / 60) % 60,
+      second: numberOf(add(decimal(secondOfDay % 60), fraction)),
+    },
+    tz,
+  );
 }
 
 // ---- Lexical forms ----
@@ -139,7 +164,8 @@ function fromLocalSeconds(kind: TemporalKind, seconds: Decimal, tz: number | nul
 const YEAR = '(?<year>-?(?:[1-9]\\d{3,}|0\\d{3}))';
 const MONTH = '(?<month>0[1-9]|1[0-2])';
 const DAY = '(?<day>0[1-9]|[12]\\d|3[01])';
-const TIME = '(?:(?<hour>[01]\\d|2[0-3]):(?<minute>[0-5]\\d):(?<second>[0-5]\\d(?:\\.\\d+)?)|(?<midnight>24:00:00(?:\\.0+)?))';
+const TIME =
+  '(?:(?<hour>[01]\\d|2[0-3]):(?<minute>[0-5]\\d):(?<second>[0-5]\\d(?:\\.\\d+)?)|(?<midnight>24:00:00(?:\\.0+)?))';
 const TIMEZONE = '(?<tz>Z|[+-](?:(?:0\\d|1[0-3]):[0-5]\\d|14:00))?';
 
 const LEXICAL: Record<TemporalKind, RegExp> = {
@@ -171,10 +197,14 @@ export function parseTemporal(kind: TemporalKind, text: string): TemporalValue |
   // A field the form lacks is the kind's reference value, or 0 in 24:00:00; `|| 0` because the
   // lexical form -0000 is year 0, not -0.
   const field = (name: keyof Fields): number =>
-    groups[name] === undefined ? REFERENCE[kind][name] ?? 0 : Number(groups[name]) || 0;
+    groups[name] === undefined ? (REFERENCE[kind][name] ?? 0) : Number(groups[name]) || 0;
   const fields: Fields = {
-    year: field('year'), month: field('month'), day: field('day'),
-    hour: groups.midnight ? 24 : field('hour'), minute: field('minute'), second: field('second'),
+    year: field('year'),
+    month: field('month'),
+    day: field('day'),
+    hour: groups.midnight ? 24 : field('hour'),
+    minute: field('minute'),
+    second: field('second'),
   };
   if (fields.day > daysInMonth(fields.year, fields.month)) return undefined;
   const tz = timezoneOf(groups.tz);
@@ -263,7 +293,11 @@ export function subtractTemporals(a: TemporalValue, b: TemporalValue, implicitTz
   if (a.kind !== b.kind || !TIMELINE_KINDS.has(a.kind)) {
     throw new MetapathError('XPTY0004', `Subtracting an xs:${b.kind} from an xs:${a.kind} is not defined`);
   }
-  return { kind: 'dayTimeDuration', months: 0, seconds: numberOf(subtract(instant(a, implicitTz), instant(b, implicitTz))) };
+  return {
+    kind: 'dayTimeDuration',
+    months: 0,
+    seconds: numberOf(subtract(instant(a, implicitTz), instant(b, implicitTz))),
+  };
 }
 
 // ---- Components, timezones and casts ----
@@ -292,13 +326,20 @@ export function temporalComponent(v: TemporalValue, name: TemporalComponent): nu
     throw new MetapathError('XPTY0004', `fn:${name}-from-${v.kind} is not defined`);
   }
   switch (name) {
-    case 'year': return v.year;
-    case 'month': return v.month;
-    case 'day': return v.day;
-    case 'hours': return v.hour;
-    case 'minutes': return v.minute;
-    case 'seconds': return v.second;
-    case 'timezone': return v.tz === null ? undefined : { kind: 'dayTimeDuration', months: 0, seconds: v.tz * 60 };
+    case 'year':
+      return v.year;
+    case 'month':
+      return v.month;
+    case 'day':
+      return v.day;
+    case 'hours':
+      return v.hour;
+    case 'minutes':
+      return v.minute;
+    case 'seconds':
+      return v.second;
+    case 'timezone':
+      return v.tz === null ? undefined : { kind: 'dayTimeDuration', months: 0, seconds: v.tz * 60 };
   }
 }
 
@@ -314,7 +355,8 @@ function checkTimezone(tz: number): void {
  * one takes `tz` as it is. FODT0003 for a timezone beyond ±14:00 or not of whole minutes.
  */
 export function adjustToTimezone(v: TemporalValue, tz: number | null): TemporalValue {
-  if (!TIMELINE_KINDS.has(v.kind)) throw new MetapathError('XPTY0004', `An xs:${v.kind} cannot be adjusted to a timezone`);
+  if (!TIMELINE_KINDS.has(v.kind))
+    throw new MetapathError('XPTY0004', `An xs:${v.kind} cannot be adjusted to a timezone`);
   if (tz !== null) checkTimezone(tz);
   if (tz === null || v.tz === null) return { ...v, tz };
   return fromLocalSeconds(v.kind, add(localSeconds(v), decimal((tz - v.tz) * 60)), tz);

@@ -1,5 +1,12 @@
 import { readFileSync } from 'node:fs';
-import type { AssemblyBinding, Bindings, ChildBinding, DefinitionBinding, FieldBinding, FlagBinding } from '../../metaschema/bindings.js';
+import type {
+  AssemblyBinding,
+  Bindings,
+  ChildBinding,
+  DefinitionBinding,
+  FieldBinding,
+  FlagBinding,
+} from '../../metaschema/bindings.js';
 import { OscalError } from '../errors.js';
 import { SUPPORTED_VERSIONS, generatedFile } from './versions.js';
 

@@ -19,4 +19,6 @@ export type ModelName = (typeof MODEL_TABLE)[number]['model'];
 export const MODELS: readonly ModelName[] = MODEL_TABLE.map((m) => m.model);
 
 /** The registry's plural path segments and the models they name. */
-export const PLURALS: Readonly<Record<string, ModelName>> = Object.fromEntries(MODEL_TABLE.map((m) => [m.plural, m.model]));
+export const PLURALS: Readonly<Record<string, ModelName>> = Object.fromEntries(
+  MODEL_TABLE.map((m) => [m.plural, m.model]),
+);

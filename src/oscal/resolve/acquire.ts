@@ -34,10 +34,18 @@ export async function load(loader: ImportLoader, href: string, base: string | un
     loaded = await loader(href, base);
   } catch (e) {
     if (e instanceof ResolutionError) throw e;
-    throw new ResolutionError('import-not-readable', `import "${href}" could not be read: ${e instanceof Error ? e.message : String(e)}`, href);
+    throw new ResolutionError(
+      'import-not-readable',
+      `import "${href}" could not be read: ${e instanceof Error ? e.message : String(e)}`,
+      href,
+    );
   }
   if (typeof loaded?.document !== 'object' || loaded.document === null || typeof loaded.base !== 'string') {
-    throw new ResolutionError('import-not-readable', `import "${href}": the loader returned no document and base`, href);
+    throw new ResolutionError(
+      'import-not-readable',
+      `import "${href}": the loader returned no document and base`,
+      href,
+    );
   }
   return { ...loaded, key: loaded.base };
 }
@@ -46,10 +54,21 @@ export async function load(loader: ImportLoader, href: string, base: string | un
  * `#uuid`: the profile's back-matter resource with that uuid, through its rlinks in order (the
  * first that the loader finds), then its base64 content.
  */
-export async function loadResource(loader: ImportLoader, profile: Profile, href: string, base: string | undefined, profileKey: string): Promise<Source> {
+export async function loadResource(
+  loader: ImportLoader,
+  profile: Profile,
+  href: string,
+  base: string | undefined,
+  profileKey: string,
+): Promise<Source> {
   const uuid = href.slice(1);
   const resource: Resource | undefined = profile['back-matter']?.resources?.find((r) => r.uuid === uuid);
-  if (!resource) throw new ResolutionError('import-not-found', `import "${href}": the profile's back-matter has no resource with uuid ${uuid}`, href);
+  if (!resource)
+    throw new ResolutionError(
+      'import-not-found',
+      `import "${href}": the profile's back-matter has no resource with uuid ${uuid}`,
+      href,
+    );
   const tried: string[] = [];
   for (const rlink of resource.rlinks ?? []) {
     try {
@@ -59,8 +78,17 @@ export async function loadResource(loader: ImportLoader, profile: Profile, href:
       tried.push(rlink.href);
     }
   }
-  if (resource.base64) return { document: decodeBase64(resource.base64.value, href), base: base ?? profileKey, key: `${profileKey}#${uuid}` };
-  throw new ResolutionError('import-not-found', `import "${href}": ${tried.length ? `none of the resource's rlinks could be found (${tried.join(', ')})` : 'the resource has neither an rlink nor base64 content'}`, href);
+  if (resource.base64)
+    return {
+      document: decodeBase64(resource.base64.value, href),
+      base: base ?? profileKey,
+      key: `${profileKey}#${uuid}`,
+    };
+  throw new ResolutionError(
+    'import-not-found',
+    `import "${href}": ${tried.length ? `none of the resource's rlinks could be found (${tried.join(', ')})` : 'the resource has neither an rlink nor base64 content'}`,
+    href,
+  );
 }
 
 function reattribute(e: unknown, href: string): unknown {
@@ -72,6 +100,10 @@ function decodeBase64(value: string, href: string): Record<string, unknown> {
     return parseOscal(decodeDocumentBytes(Buffer.from(value, 'base64'))).content;
   } catch (e) {
     const where = e instanceof OscalError && e.line !== undefined ? ` (line ${e.line})` : '';
-    throw new ResolutionError('import-not-readable', `import "${href}": the resource's base64 content is not readable OSCAL${where}: ${e instanceof Error ? e.message : String(e)}`, href);
+    throw new ResolutionError(
+      'import-not-readable',
+      `import "${href}": the resource's base64 content is not readable OSCAL${where}: ${e instanceof Error ? e.message : String(e)}`,
+      href,
+    );
   }
 }

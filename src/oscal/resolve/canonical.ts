@@ -37,7 +37,10 @@ export class CanonicalCopy {
         const v = source[child.json];
         if (v === undefined) continue;
         if (Array.isArray(v)) out[child.json] = v.map((item) => this.copy(item, child.def));
-        else if (child.group === 'BY_KEY') out[child.json] = Object.fromEntries(Object.entries(v as object).map(([k, item]) => [k, this.copy(item, child.def)]));
+        else if (child.group === 'BY_KEY')
+          out[child.json] = Object.fromEntries(
+            Object.entries(v as object).map(([k, item]) => [k, this.copy(item, child.def)]),
+          );
         else out[child.json] = this.copy(v, child.def);
       }
     }

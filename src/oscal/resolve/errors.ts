@@ -1,11 +1,11 @@
 /** Why a resolution stopped. Each names the import that failed, so a caller can map it to a 4xx. */
 export type ResolutionErrorCode =
-  | 'import-not-found'         // the loader (or the back-matter) has nothing at the href
-  | 'import-not-readable'      // something is there, but it is not OSCAL that can be read
+  | 'import-not-found' // the loader (or the back-matter) has nothing at the href
+  | 'import-not-readable' // something is there, but it is not OSCAL that can be read
   | 'not-a-catalog-or-profile' // readable OSCAL of another model
-  | 'circular-import'          // a profile imports itself, directly or through others
-  | 'invalid-profile'          // a directive the specification says must stop processing
-  | 'version-mismatch';        // OSCAL major versions differ between the profile and an import
+  | 'circular-import' // a profile imports itself, directly or through others
+  | 'invalid-profile' // a directive the specification says must stop processing
+  | 'version-mismatch'; // OSCAL major versions differ between the profile and an import
 
 export class ResolutionError extends Error {
   readonly code: ResolutionErrorCode;
@@ -14,7 +14,12 @@ export class ResolutionError extends Error {
   /** Hrefs from the resolved profile down to the failing import. */
   readonly chain: readonly string[];
 
-  constructor(code: ResolutionErrorCode, message: string, href?: string, chain: readonly string[] = href === undefined ? [] : [href]) {
+  constructor(
+    code: ResolutionErrorCode,
+    message: string,
+    href?: string,
+    chain: readonly string[] = href === undefined ? [] : [href],
+  ) {
     super(message);
     this.name = 'ResolutionError';
     this.code = code;
@@ -29,10 +34,10 @@ export class ResolutionError extends Error {
 }
 
 export type ResolutionWarningCode =
-  | 'no-match'            // an id or pattern selected no control
-  | 'inoperative-alter'   // an alter, add or remove found nothing to act on
-  | 'unknown-param'       // set-parameter names no parameter of the result
-  | 'duplicate-control';  // combine keep left several controls with one id
+  | 'no-match' // an id or pattern selected no control
+  | 'inoperative-alter' // an alter, add or remove found nothing to act on
+  | 'unknown-param' // set-parameter names no parameter of the result
+  | 'duplicate-control'; // combine keep left several controls with one id
 
 /** Something the specification asks a resolver to report while going on. */
 export interface ResolutionWarning {

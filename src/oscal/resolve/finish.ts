@@ -11,7 +11,14 @@ import { keptAlways, type Catalog, type Metadata, type Resource } from './types.
  * (it was never included, so neither keep nor set-parameter speaks for it), and not once an alter
  * has put a param with its id into the result.
  */
-export function finish(model: OscalModel, uuid: string, metadata: Metadata, body: Body, resources: Resource[], setParams: ReadonlySet<string>): Catalog {
+export function finish(
+  model: OscalModel,
+  uuid: string,
+  metadata: Metadata,
+  body: Body,
+  resources: Resource[],
+  setParams: ReadonlySet<string>,
+): Catalog {
   const copy = new CanonicalCopy(model);
   const root = model.rootDef('catalog')!;
   const out: Record<string, unknown> = { uuid, metadata: copy.copy(metadata, copy.child(root, 'metadata')) };
@@ -25,7 +32,12 @@ export function finish(model: OscalModel, uuid: string, metadata: Metadata, body
   const resourceDef = copy.child(copy.child(root, 'back-matter'), 'resources');
   const params = new Map<object, unknown>();
   const kept = new Map<object, unknown>();
-  const keep = <T extends object>(candidates: T[], stays: (c: T) => boolean, into: Map<object, unknown>, def: number): boolean => {
+  const keep = <T extends object>(
+    candidates: T[],
+    stays: (c: T) => boolean,
+    into: Map<object, unknown>,
+    def: number,
+  ): boolean => {
     const adding = candidates.filter((c) => !into.has(c) && stays(c));
     for (const c of adding) into.set(c, copy.copy(c, def));
     return adding.length > 0;

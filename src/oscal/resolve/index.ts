@@ -16,4 +16,9 @@
  */
 export { resolveProfile, type ResolveOptions, type ResolvedCatalog } from './resolve.js';
 export type { ImportLoader, LoadedDocument } from './acquire.js';
-export { ResolutionError, type ResolutionErrorCode, type ResolutionWarning, type ResolutionWarningCode } from './errors.js';
+export {
+  ResolutionError,
+  type ResolutionErrorCode,
+  type ResolutionWarning,
+  type ResolutionWarningCode,
+} from './errors.js';

@@ -15,11 +15,22 @@ export interface MetadataSettings {
  */
 export function resultMetadata(profile: Metadata, imported: readonly Metadata[], settings: MetadataSettings): Metadata {
   const out: Metadata = { ...profile, 'last-modified': settings.lastModified, 'oscal-version': settings.oscalVersion };
-  out.props = [...(profile.props ?? []).filter((p) => p.name !== 'resolution-tool'), { name: 'resolution-tool', value: settings.tool } as Prop];
-  out.links = [...(profile.links ?? []).filter((l) => l.rel !== 'source-profile'), { href: settings.sourceProfile, rel: 'source-profile' }];
-  for (const [list, key] of [['roles', 'id'], ['parties', 'uuid']] as const) {
-    const kept = imported.flatMap((m) => (m[list] as (Json & { props?: Prop[] })[] | undefined) ?? []).filter(keptAlways);
-    const merged = [...(out[list] as Json[] | undefined) ?? []];
+  out.props = [
+    ...(profile.props ?? []).filter((p) => p.name !== 'resolution-tool'),
+    { name: 'resolution-tool', value: settings.tool } as Prop,
+  ];
+  out.links = [
+    ...(profile.links ?? []).filter((l) => l.rel !== 'source-profile'),
+    { href: settings.sourceProfile, rel: 'source-profile' },
+  ];
+  for (const [list, key] of [
+    ['roles', 'id'],
+    ['parties', 'uuid'],
+  ] as const) {
+    const kept = imported
+      .flatMap((m) => (m[list] as (Json & { props?: Prop[] })[] | undefined) ?? [])
+      .filter(keptAlways);
+    const merged = [...((out[list] as Json[] | undefined) ?? [])];
     for (const item of kept) if (!merged.some((m) => m[key] === item[key])) merged.push(item);
     if (merged.length) out[list] = merged;
   }

@@ -1,6 +1,17 @@
 import type { ResolutionWarning } from './errors.js';
 import type { Body } from './merge.js';
-import { OSCAL_NS, type Add, type Alter, type Control, type Group, type Json, type Modify, type Param, type Remove, type SetParameter } from './types.js';
+import {
+  OSCAL_NS,
+  type Add,
+  type Alter,
+  type Control,
+  type Group,
+  type Json,
+  type Modify,
+  type Param,
+  type Remove,
+  type SetParameter,
+} from './types.js';
 
 type Warn = (warning: Omit<ResolutionWarning, 'profile'>) => void;
 type Kind = 'control' | 'part' | 'param' | 'prop' | 'link';
@@ -13,7 +24,13 @@ const LISTS: Record<Kind, readonly string[]> = {
   prop: [],
   link: [],
 };
-const ITEM: Record<string, Kind> = { params: 'param', props: 'prop', links: 'link', parts: 'part', controls: 'control' };
+const ITEM: Record<string, Kind> = {
+  params: 'param',
+  props: 'prop',
+  links: 'link',
+  parts: 'part',
+  controls: 'control',
+};
 const ADDABLE = ['params', 'props', 'links', 'parts'] as const;
 /** set-parameter replaces these, and adds to the lists. */
 const REPLACED = ['class', 'depends-on', 'label', 'usage', 'values', 'select'] as const;
@@ -35,31 +52,44 @@ export function modify(body: Body, directive: Modify | undefined, warn: Warn): v
       owners.set(p.id, set);
     }
   };
-  const visitControls = (list: Control[] | undefined) => list?.forEach((c) => {
-    controls.set(c.id, [...controls.get(c.id) ?? [], c]);
-    ownParams(c);
-    visitControls(c.controls);
-  });
-  const visitGroups = (list: Group[] | undefined) => list?.forEach((g) => {
-    ownParams(g);
-    visitGroups(g.groups);
-    visitControls(g.controls);
-  });
+  const visitControls = (list: Control[] | undefined) =>
+    list?.forEach((c) => {
+      controls.set(c.id, [...(controls.get(c.id) ?? []), c]);
+      ownParams(c);
+      visitControls(c.controls);
+    });
+  const visitGroups = (list: Group[] | undefined) =>
+    list?.forEach((g) => {
+      ownParams(g);
+      visitGroups(g.groups);
+      visitControls(g.controls);
+    });
   ownParams(body);
   visitControls(body.controls);
   visitGroups(body.groups);
 
   directive['set-parameters']?.forEach((sp, i) => {
     const holders = owners.get(sp['param-id']);
-    if (!holders) return warn({ code: 'unknown-param', path: `/profile/modify/set-parameters/${i}`, message: `set-parameter names "${sp['param-id']}", which is no parameter of the result` });
-    for (const holder of holders) holder.params = holder.params!.map((p) => (p.id === sp['param-id'] ? setParameter(p, sp) : p));
+    if (!holders)
+      return warn({
+        code: 'unknown-param',
+        path: `/profile/modify/set-parameters/${i}`,
+        message: `set-parameter names "${sp['param-id']}", which is no parameter of the result`,
+      });
+    for (const holder of holders)
+      holder.params = holder.params!.map((p) => (p.id === sp['param-id'] ? setParameter(p, sp) : p));
   });
 
   const owned = new Set<Control>();
   directive.alters?.forEach((alter, i) => {
     const path = `/profile/modify/alters/${i}`;
     const targets = controls.get(alter['control-id']);
-    if (!targets) return warn({ code: 'inoperative-alter', path, message: `alter names control "${alter['control-id']}", which is not in the result` });
+    if (!targets)
+      return warn({
+        code: 'inoperative-alter',
+        path,
+        message: `alter names control "${alter['control-id']}", which is not in the result`,
+      });
     for (const control of targets) {
       own(control, owned);
       alterControl(control, alter, path, warn);
@@ -75,7 +105,7 @@ function setParameter(param: Param, sp: SetParameter): Param {
   if (sp.select !== undefined) delete out.values;
   for (const key of APPENDED) {
     const added = sp[key] as unknown[] | undefined;
-    if (added) out[key] = [...(out[key] as unknown[] | undefined) ?? [], ...added];
+    if (added) out[key] = [...((out[key] as unknown[] | undefined) ?? []), ...added];
   }
   return out as Param;
 }
@@ -95,9 +125,18 @@ function alterControl(control: Control, alter: Alter, path: string, warn: Warn):
   alter.removes?.forEach((remove, j) => {
     const where = `${path}/removes/${j}`;
     const criteria = Object.entries(remove).filter(([k]) => k.startsWith('by-')) as [keyof Remove, string][];
-    if (criteria.length === 0) return warn({ code: 'inoperative-alter', path: where, message: 'remove gives no criterion, so it removes nothing' });
+    if (criteria.length === 0)
+      return warn({
+        code: 'inoperative-alter',
+        path: where,
+        message: 'remove gives no criterion, so it removes nothing',
+      });
     if (removeMatching(control, 'control', criteria) === 0) {
-      warn({ code: 'inoperative-alter', path: where, message: `remove (${criteria.map(([k, v]) => `${k} "${v}"`).join(', ')}) matches nothing in control "${control.id}"` });
+      warn({
+        code: 'inoperative-alter',
+        path: where,
+        message: `remove (${criteria.map(([k, v]) => `${k} "${v}"`).join(', ')}) matches nothing in control "${control.id}"`,
+      });
     }
   });
   alter.adds?.forEach((add, j) => addTo(control, add, `${path}/adds/${j}`, warn));
@@ -106,12 +145,18 @@ function alterControl(control: Control, alter: Alter, path: string, warn: Warn):
 function matches(item: Json, kind: Kind, criteria: [keyof Remove, string][]): boolean {
   return criteria.every(([criterion, value]) => {
     switch (criterion) {
-      case 'by-id': return item.id === value;
-      case 'by-name': return item.name === value;
-      case 'by-class': return item.class === value;
-      case 'by-item-name': return kind === value;
-      case 'by-ns': return (item.ns ?? (kind === 'prop' || kind === 'part' ? OSCAL_NS : undefined)) === value;
-      default: return false;
+      case 'by-id':
+        return item.id === value;
+      case 'by-name':
+        return item.name === value;
+      case 'by-class':
+        return item.class === value;
+      case 'by-item-name':
+        return kind === value;
+      case 'by-ns':
+        return (item.ns ?? (kind === 'prop' || kind === 'part' ? OSCAL_NS : undefined)) === value;
+      default:
+        return false;
     }
   });
 }
@@ -166,15 +211,25 @@ function addTo(control: Control, add: Add, path: string, warn: Warn): void {
   const position = add.position ?? 'ending';
   const byId = add['by-id'];
   const inoperative = (message: string) => warn({ code: 'inoperative-alter', path, message });
-  if (byId === undefined) return addInside(control, 'control', add, position === 'starting' || position === 'before', inoperative);
-  if (byId === control.id) return inoperative(`add by-id "${byId}" names the control itself; by-id must name an object inside control "${control.id}"`);
+  if (byId === undefined)
+    return addInside(control, 'control', add, position === 'starting' || position === 'before', inoperative);
+  if (byId === control.id)
+    return inoperative(
+      `add by-id "${byId}" names the control itself; by-id must name an object inside control "${control.id}"`,
+    );
   const target = find(control, 'control', byId);
   if (!target) return inoperative(`add by-id "${byId}": no object with that id inside control "${control.id}"`);
   if (position === 'before' || position === 'after') addBeside(target, add, position === 'before', inoperative);
   else addInside(target.obj, target.kind, add, position === 'starting', inoperative);
 }
 
-function addInside(target: Json, kind: Kind, add: Add, starting: boolean, inoperative: (message: string) => void): void {
+function addInside(
+  target: Json,
+  kind: Kind,
+  add: Add,
+  starting: boolean,
+  inoperative: (message: string) => void,
+): void {
   if (add.title !== undefined) {
     if (kind === 'control' || kind === 'part') target.title = add.title;
     else inoperative(`a ${kind} has no title to set`);
@@ -201,7 +256,7 @@ function addBeside(target: Found, add: Add, before: boolean, inoperative: (messa
       inoperative(`a ${target.parentKind} cannot hold ${key}`);
       continue;
     }
-    const list = [...(target.parent[key] as Json[] | undefined) ?? []];
+    const list = [...((target.parent[key] as Json[] | undefined) ?? [])];
     if (key === target.key) list.splice(list.indexOf(target.obj) + (before ? 0 : 1), 0, ...items);
     else if (order.indexOf(key) < order.indexOf(target.key)) list.push(...items);
     else list.unshift(...items);

@@ -42,7 +42,10 @@ const MAX_DEPTH = 64;
  *
  * The inputs are not changed, and the result shares no object with them.
  */
-export async function resolveProfile(document: Record<string, unknown>, options: ResolveOptions): Promise<ResolvedCatalog> {
+export async function resolveProfile(
+  document: Record<string, unknown>,
+  options: ResolveOptions,
+): Promise<ResolvedCatalog> {
   const profile = profileOf(document);
   const run = new Resolution(options);
   const key = options.base ?? `urn:uuid:${profile.uuid}`;
@@ -52,8 +55,16 @@ export async function resolveProfile(document: Record<string, unknown>, options:
 
 function profileOf(document: Record<string, unknown>): Profile {
   const profile = document.profile as Profile | undefined;
-  if (typeof profile !== 'object' || profile === null || !Array.isArray(profile.imports) || typeof profile.metadata?.['oscal-version'] !== 'string') {
-    throw new ResolutionError('invalid-profile', 'not an OSCAL profile: expected {"profile": {"metadata": …, "imports": […]}}');
+  if (
+    typeof profile !== 'object' ||
+    profile === null ||
+    !Array.isArray(profile.imports) ||
+    typeof profile.metadata?.['oscal-version'] !== 'string'
+  ) {
+    throw new ResolutionError(
+      'invalid-profile',
+      'not an OSCAL profile: expected {"profile": {"metadata": …, "imports": […]}}',
+    );
   }
   return profile;
 }
@@ -80,8 +91,16 @@ class Resolution {
    * Imports are fetched concurrently but resolved one after the other, depth first: a profile
    * still being resolved is then always on `stack`, which is how circular imports are caught.
    */
-  async resolve(profile: Profile, base: string | undefined, key: string, stack: readonly string[], sourceProfile: string, warnAs: string | undefined): Promise<Resolved> {
-    const warn = (w: Omit<ResolutionWarning, 'profile'>) => this.warnings.push(warnAs === undefined ? w : { ...w, profile: warnAs });
+  async resolve(
+    profile: Profile,
+    base: string | undefined,
+    key: string,
+    stack: readonly string[],
+    sourceProfile: string,
+    warnAs: string | undefined,
+  ): Promise<Resolved> {
+    const warn = (w: Omit<ResolutionWarning, 'profile'>) =>
+      this.warnings.push(warnAs === undefined ? w : { ...w, profile: warnAs });
     const noMatch = (path: string, message: string) => warn({ code: 'no-match', path, message });
     const chain = [...stack, key];
     const pending = profile.imports.map((imp) => this.fetch(profile, imp.href, base, key));
@@ -96,13 +115,26 @@ class Resolution {
     const body = merge(selections, profile.merge, warn);
     modify(body, profile.modify, warn);
     const version = resultVersion(
-      [{ version: profile.metadata['oscal-version'] }, ...imported.map((s) => ({ version: s.catalog.metadata['oscal-version'], href: s.href }))],
+      [
+        { version: profile.metadata['oscal-version'] },
+        ...imported.map((s) => ({ version: s.catalog.metadata['oscal-version'], href: s.href })),
+      ],
       SUPPORTED_VERSIONS,
     );
-    const metadata = resultMetadata(profile.metadata, imported.map((s) => s.catalog.metadata), {
-      lastModified: this.now, oscalVersion: version, tool: this.options.tool ?? 'oscal-depot', sourceProfile,
-    });
-    const resources = mergeResources([...imported.map((s) => s.catalog['back-matter']?.resources), profile['back-matter']?.resources]);
+    const metadata = resultMetadata(
+      profile.metadata,
+      imported.map((s) => s.catalog.metadata),
+      {
+        lastModified: this.now,
+        oscalVersion: version,
+        tool: this.options.tool ?? 'oscal-depot',
+        sourceProfile,
+      },
+    );
+    const resources = mergeResources([
+      ...imported.map((s) => s.catalog['back-matter']?.resources),
+      profile['back-matter']?.resources,
+    ]);
     const setParams = new Set(profile.modify?.['set-parameters']?.map((sp) => sp['param-id']));
     return { catalog: finish(modelFor(version), randomUUID(), metadata, body, resources, setParams), version };
   }
@@ -111,7 +143,9 @@ class Resolution {
     const id = `${key}\u0000${href}`;
     let pending = this.loads.get(id);
     if (!pending) {
-      pending = href.startsWith('#') ? loadResource(this.options.loader, profile, href, base, key) : load(this.options.loader, href, base);
+      pending = href.startsWith('#')
+        ? loadResource(this.options.loader, profile, href, base, key)
+        : load(this.options.loader, href, base);
       // Awaited in import order; an earlier failure may leave a later one unawaited.
       pending.catch(() => {});
       this.loads.set(id, pending);
@@ -123,17 +157,35 @@ class Resolution {
   private async catalogOf(source: Source, href: string, chain: readonly string[]): Promise<Catalog> {
     const roots = Object.keys(source.document).filter((k) => k !== '$schema');
     const body = source.document[roots[0]!];
-    if (roots.length !== 1 || typeof body !== 'object' || body === null || !['catalog', 'profile'].includes(roots[0]!)) {
-      throw new ResolutionError('not-a-catalog-or-profile', `import "${href}" is ${roots.length === 1 ? `a ${roots[0]}` : 'no OSCAL document'}, not a catalog or profile`, href);
+    if (
+      roots.length !== 1 ||
+      typeof body !== 'object' ||
+      body === null ||
+      !['catalog', 'profile'].includes(roots[0]!)
+    ) {
+      throw new ResolutionError(
+        'not-a-catalog-or-profile',
+        `import "${href}" is ${roots.length === 1 ? `a ${roots[0]}` : 'no OSCAL document'}, not a catalog or profile`,
+        href,
+      );
     }
     if (typeof (body as Catalog).metadata?.['oscal-version'] !== 'string') {
       throw new ResolutionError('import-not-readable', `import "${href}" has no metadata/oscal-version`, href);
     }
     if (roots[0] === 'catalog') return this.firstCatalog(source.key, body as Catalog);
     if (chain.includes(source.key)) {
-      throw new ResolutionError('circular-import', `import "${href}" is circular: ${[...chain, source.key].join(' imports ')}`, href);
+      throw new ResolutionError(
+        'circular-import',
+        `import "${href}" is circular: ${[...chain, source.key].join(' imports ')}`,
+        href,
+      );
     }
-    if (chain.length >= MAX_DEPTH) throw new ResolutionError('circular-import', `import "${href}": profiles import each other more than ${MAX_DEPTH} levels deep`, href);
+    if (chain.length >= MAX_DEPTH)
+      throw new ResolutionError(
+        'circular-import',
+        `import "${href}": profiles import each other more than ${MAX_DEPTH} levels deep`,
+        href,
+      );
     let done = this.resolved.get(source.key);
     if (!done) {
       try {

@@ -33,7 +33,13 @@ export type NoMatch = (path: string, message: string) => void;
  * with all descendants where with-child-controls is yes. `nesting` receives the controls picked
  * with their descendants, which keep them nested. Each id or pattern that picks nothing is reported.
  */
-export function choose<T extends Choosable<T>>(tree: ControlTree<T>, selectors: readonly Selector[] | undefined, path: string, noMatch: NoMatch, nesting?: Set<T>): Set<T> {
+export function choose<T extends Choosable<T>>(
+  tree: ControlTree<T>,
+  selectors: readonly Selector[] | undefined,
+  path: string,
+  noMatch: NoMatch,
+  nesting?: Set<T>,
+): Set<T> {
   const chosen = new Set<T>();
   selectors?.forEach((selector, i) => {
     const withChildren = selector['with-child-controls'] === 'yes';

@@ -40,7 +40,13 @@ export interface Selection {
  * `documentKey` identifies the imported document, whatever href reached it: a group without an
  * id is keyed by it and the group's place in the document, so the same group imported twice merges as-is.
  */
-export function selectFromCatalog(catalog: Catalog, documentKey: string, directive: ControlChoice, path: string, noMatch: NoMatch): Selection {
+export function selectFromCatalog(
+  catalog: Catalog,
+  documentKey: string,
+  directive: ControlChoice,
+  path: string,
+  noMatch: NoMatch,
+): Selection {
   const nodes = new Map<Control, CatalogNode>();
   const roots: CatalogNode[] = [];
   const index = (controls: Control[] | undefined, parent: CatalogNode | undefined, into: CatalogNode[]) => {
@@ -61,23 +67,34 @@ export function selectFromCatalog(catalog: Catalog, documentKey: string, directi
   indexGroups(catalog.groups);
   const tree = new ControlTree(roots);
 
-  const included = directive['include-all'] !== undefined ? new Set(tree.all) : choose(tree, directive['include-controls'], `${path}/include-controls`, noMatch);
+  const included =
+    directive['include-all'] !== undefined
+      ? new Set(tree.all)
+      : choose(tree, directive['include-controls'], `${path}/include-controls`, noMatch);
   for (const node of [...included]) {
     for (let up = node.parent; up && !included.has(up); up = up.parent) included.add(up);
   }
-  for (const node of choose(tree, directive['exclude-controls'], `${path}/exclude-controls`, noMatch)) included.delete(node);
+  for (const node of choose(tree, directive['exclude-controls'], `${path}/exclude-controls`, noMatch))
+    included.delete(node);
 
-  const selectControls = (controls: Control[] | undefined): Selected[] => (controls ?? []).flatMap((control) => {
-    const children = selectControls(control.controls);
-    return included.has(nodes.get(control)!) ? [{ id: control.id, control, children }] : children;
-  });
+  const selectControls = (controls: Control[] | undefined): Selected[] =>
+    (controls ?? []).flatMap((control) => {
+      const children = selectControls(control.controls);
+      return included.has(nodes.get(control)!) ? [{ id: control.id, control, children }] : children;
+    });
   const groupParams: Selection['groupParams'] = [];
-  const selectGroups = (groups: Group[] | undefined, at: string): SelectedGroup[] => (groups ?? []).flatMap((group, i) => {
-    const key = group.id ?? `${documentKey}#${at}${i}`;
-    groupParams.push({ key, params: group.params ?? [] });
-    const selected = { key, group, groups: selectGroups(group.groups, `${at}${i}/`), controls: selectControls(group.controls) };
-    return selected.groups.length || selected.controls.length || keptAlways(group) ? [selected] : [];
-  });
+  const selectGroups = (groups: Group[] | undefined, at: string): SelectedGroup[] =>
+    (groups ?? []).flatMap((group, i) => {
+      const key = group.id ?? `${documentKey}#${at}${i}`;
+      groupParams.push({ key, params: group.params ?? [] });
+      const selected = {
+        key,
+        group,
+        groups: selectGroups(group.groups, `${at}${i}/`),
+        controls: selectControls(group.controls),
+      };
+      return selected.groups.length || selected.controls.length || keptAlways(group) ? [selected] : [];
+    });
   const groups = selectGroups(catalog.groups, '');
   return { catalog, controls: selectControls(catalog.controls), groups, groupParams };
 }

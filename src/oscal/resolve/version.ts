@@ -24,12 +24,19 @@ export function compareVersions(a: string, b: string): number {
  * the newest release this tool knows, and one it knows (the output is written with its model).
  * Different major versions stop the resolution, as the specification advises.
  */
-export function resultVersion(declared: readonly { version: string; href?: string }[], supported: readonly string[]): string {
+export function resultVersion(
+  declared: readonly { version: string; href?: string }[],
+  supported: readonly string[],
+): string {
   const major = (v: string) => parse(v)?.[0];
   const first = declared[0]!;
   for (const d of declared) {
     if (major(d.version) !== major(first.version)) {
-      throw new ResolutionError('version-mismatch', `OSCAL ${d.version}${d.href ? ` of import "${d.href}"` : ''} and OSCAL ${first.version} of the profile differ in major version`, d.href);
+      throw new ResolutionError(
+        'version-mismatch',
+        `OSCAL ${d.version}${d.href ? ` of import "${d.href}"` : ''} and OSCAL ${first.version} of the profile differ in major version`,
+        d.href,
+      );
     }
   }
   const newest = declared.map((d) => d.version).reduce((a, b) => (compareVersions(a, b) >= 0 ? a : b));

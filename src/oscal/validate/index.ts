@@ -1,4 +1,10 @@
-import { checkConstraints, severity, type ConstraintOptions, type ConstraintResult, type Level } from '../constraints/index.js';
+import {
+  checkConstraints,
+  severity,
+  type ConstraintOptions,
+  type ConstraintResult,
+  type Level,
+} from '../constraints/index.js';
 import { OscalError } from '../errors.js';
 import { detectFormat, parseOscal, type Format, type ParsedDocument } from '../formats/index.js';
 import { readJson } from '../formats/json-reader.js';
@@ -26,11 +32,23 @@ export interface ValidateOptions {
  */
 export function validateDocument(doc: ParsedDocument, options: ValidateOptions = {}): ValidationIssue[] {
   if (options.expectedModel !== undefined && doc.model !== options.expectedModel) {
-    return [{ code: 'unexpected-model', path: `/${doc.model}`, message: `expected a ${options.expectedModel} document, but this is a ${doc.model}` }];
+    return [
+      {
+        code: 'unexpected-model',
+        path: `/${doc.model}`,
+        message: `expected a ${options.expectedModel} document, but this is a ${doc.model}`,
+      },
+    ];
   }
   const validate = validatorsFor(doc.version)[doc.model];
   if (!validate) {
-    return [{ code: 'model-not-in-version', path: `/${doc.model}`, message: `${doc.model} is not a model of OSCAL ${doc.version}` }];
+    return [
+      {
+        code: 'model-not-in-version',
+        path: `/${doc.model}`,
+        message: `${doc.model} is not a model of OSCAL ${doc.version}`,
+      },
+    ];
   }
   if (validate(doc.content)) return [];
   const model = modelFor(doc.version);
@@ -125,14 +143,23 @@ export async function validateFully(text: string, options: FullValidateOptions =
   if (!doc) return { valid: false, format, issues: [unread], constraintsChecked: false };
   // Constraints read the model's structure, so, as after schema errors, they are not checked.
   const result = problems.length
-    ? { model: doc.model, version: doc.version, valid: false, issues: withReadingProblems(problems, validateDocument(doc, options)), constraintsChecked: false }
+    ? {
+        model: doc.model,
+        version: doc.version,
+        valid: false,
+        issues: withReadingProblems(problems, validateDocument(doc, options)),
+        constraintsChecked: false,
+      }
     : await validateParsed(doc, options.baseOf ? { ...options, base: options.baseOf(doc) } : options);
   locateIssues(text, format, result.issues);
   return { ...result, format };
 }
 
 /** validateFully for a document already read; issues carry no source positions. */
-export async function validateParsed(doc: ParsedDocument, options: FullValidateOptions = {}): Promise<ValidationResult> {
+export async function validateParsed(
+  doc: ParsedDocument,
+  options: FullValidateOptions = {},
+): Promise<ValidationResult> {
   const schemaIssues = validateDocument(doc, options);
   const base = { model: doc.model, version: doc.version };
   if (hasErrors(schemaIssues) || options.constraints === false) {
@@ -167,7 +194,12 @@ function summaries(result: ConstraintResult): ConstraintSummary[] {
   return [...result.outcomes.values()].map(({ constraint: c, source, applied, failed }) => {
     const help = c.props?.find((p) => p.name === 'help-url' && (p.namespace === undefined || p.namespace === SARIF_NS));
     return {
-      id: c.id, kind: c.kind, level: c.level, source, applied, failed,
+      id: c.id,
+      kind: c.kind,
+      level: c.level,
+      source,
+      applied,
+      failed,
       ...(c.formalName ? { formalName: c.formalName } : {}),
       ...(c.description ? { description: c.description } : {}),
       ...(help ? { helpUrl: help.value } : {}),

@@ -22,7 +22,11 @@ const LOCATORS: Record<Format, (text: string) => Locator> = { json: jsonLocator,
  * Adds the source line and column to issues found on the parsed document. Only done when there
  * are issues, so a valid document never pays for position tracking.
  */
-export function locateIssues(text: string, format: Format, issues: Pick<ValidationIssue, 'path' | 'line' | 'column'>[]): void {
+export function locateIssues(
+  text: string,
+  format: Format,
+  issues: Pick<ValidationIssue, 'path' | 'line' | 'column'>[],
+): void {
   const todo = issues.filter((i) => i.line === undefined);
   if (todo.length === 0) return;
   const locate = LOCATORS[format](text);

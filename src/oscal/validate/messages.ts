@@ -39,7 +39,9 @@ function dropUntakenBranches(errors: AjvError[], content: unknown): AjvError[] {
     const isArray = Array.isArray(valueAt(content, pointerSegments(e.instancePath).map(String)));
     untaken.add(`${e.schemaPath.replace(/\/anyOf$/, '')}/anyOf/${isArray ? 0 : 1}/`);
   }
-  return errors.filter((e) => (e.keyword !== 'anyOf' || REQUIRED_CHOICE.test(e.schemaPath)) && !inUntakenBranch(e.schemaPath, untaken));
+  return errors.filter(
+    (e) => (e.keyword !== 'anyOf' || REQUIRED_CHOICE.test(e.schemaPath)) && !inUntakenBranch(e.schemaPath, untaken),
+  );
 }
 
 /**
@@ -61,7 +63,12 @@ function inUntakenBranch(schemaPath: string, untaken: Set<string>): boolean {
 const REQUIRED_CHOICE = /\/allOf\/\d+\/anyOf$/;
 
 /** Turns ajv's errors into issues that name the property, what it must be, and what it was. */
-export function describeErrors(errors: AjvError[], model: OscalModel, content: unknown, maxIssues = Infinity): ValidationIssue[] {
+export function describeErrors(
+  errors: AjvError[],
+  model: OscalModel,
+  content: unknown,
+  maxIssues = Infinity,
+): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
   for (const e of dropUntakenBranches(errors, content)) {
@@ -87,7 +94,10 @@ function describe(e: AjvError, target: PathTarget, value: unknown, model: OscalM
     case 'additionalProperties':
       return `property "${String(p.additionalProperty)}" is not allowed in ${name}`;
     case 'type': {
-      const wanted = String(p.type).split(',').map((t) => JSON_TYPES[t] ?? t).join(' or ');
+      const wanted = String(p.type)
+        .split(',')
+        .map((t) => JSON_TYPES[t] ?? t)
+        .join(' or ');
       const detail = expectation(target);
       return `${name} must be ${wanted}${detail && !detail.startsWith(wanted) ? ` (${detail})` : ''}, not ${quote(value)}`;
     }
@@ -119,9 +129,11 @@ function missingChoiceMessage(target: PathTarget, value: unknown, model: OscalMo
   const def = model.defs[target.def]!;
   if (def.kind !== 'assembly') return undefined;
   const groups = new Map<number, string[]>();
-  for (const c of def.children) if (c.choice !== undefined && c.min > 0) groups.set(c.choice, [...(groups.get(c.choice) ?? []), c.json]);
+  for (const c of def.children)
+    if (c.choice !== undefined && c.min > 0) groups.set(c.choice, [...(groups.get(c.choice) ?? []), c.json]);
   for (const names of groups.values()) {
-    if (!names.some((n) => Object.hasOwn(value, n))) return `${target.name} needs one of ${names.map((n) => `"${n}"`).join(' or ')}`;
+    if (!names.some((n) => Object.hasOwn(value, n)))
+      return `${target.name} needs one of ${names.map((n) => `"${n}"`).join(' or ')}`;
   }
   return undefined;
 }
@@ -134,7 +146,8 @@ function choiceMessage(target: PathTarget, value: unknown, model: OscalModel): s
   const present = def.children.filter((c) => c.choice !== undefined && Object.hasOwn(value, c.json));
   for (const a of present) {
     const rivals = present.filter((b) => b !== a && b.choice === a.choice);
-    if (rivals.length) return `${target.name} has both ${[a, ...rivals].map((c) => `"${c.json}"`).join(' and ')}; they are alternatives, give only one`;
+    if (rivals.length)
+      return `${target.name} has both ${[a, ...rivals].map((c) => `"${c.json}"`).join(' and ')}; they are alternatives, give only one`;
   }
   return undefined;
 }

@@ -4,7 +4,13 @@ import type { ConstraintSummary, ValidationIssue, ValidationResult } from './iss
 /** A result and the file (or, on the server, the document) it is about. */
 export type FileResult = ValidationResult & { file: string };
 
-const SARIF_LEVEL: Record<Level, 'error' | 'warning' | 'note'> = { CRITICAL: 'error', ERROR: 'error', WARNING: 'warning', INFORMATIONAL: 'note', DEBUG: 'note' };
+const SARIF_LEVEL: Record<Level, 'error' | 'warning' | 'note'> = {
+  CRITICAL: 'error',
+  ERROR: 'error',
+  WARNING: 'warning',
+  INFORMATIONAL: 'note',
+  DEBUG: 'note',
+};
 
 interface Rule {
   id: string;
@@ -46,7 +52,8 @@ export function sarifLog(results: FileResult[], includePass = false): unknown {
   const sarifResults = results.flatMap((r) => {
     const failures = r.issues.map((issue) => {
       const ruleId = ruleIdOf(issue);
-      const region = issue.line !== undefined ? { region: { startLine: issue.line, startColumn: issue.column ?? 1 } } : {};
+      const region =
+        issue.line !== undefined ? { region: { startLine: issue.line, startColumn: issue.column ?? 1 } } : {};
       const logical = [{ fullyQualifiedName: issue.path || '/', kind: 'element' }];
       if (issue.metapath) logical.push({ fullyQualifiedName: issue.metapath, kind: 'element' });
       return {
@@ -54,17 +61,21 @@ export function sarifLog(results: FileResult[], includePass = false): unknown {
         kind: 'fail',
         level: SARIF_LEVEL[issue.level ?? 'ERROR'],
         message: { text: issue.message },
-        locations: [{ physicalLocation: { artifactLocation: { uri: artifact(r.file) }, ...region }, logicalLocations: logical }],
+        locations: [
+          { physicalLocation: { artifactLocation: { uri: artifact(r.file) }, ...region }, logicalLocations: logical },
+        ],
       };
     });
     const passes = includePass
-      ? (r.constraints ?? []).filter((c) => c.applied && !c.failed).map((c) => ({
-          ruleId: c.id,
-          kind: 'pass',
-          level: 'none',
-          message: { text: `${c.formalName ?? c.id} holds` },
-          locations: [{ physicalLocation: { artifactLocation: { uri: artifact(r.file) } } }],
-        }))
+      ? (r.constraints ?? [])
+          .filter((c) => c.applied && !c.failed)
+          .map((c) => ({
+            ruleId: c.id,
+            kind: 'pass',
+            level: 'none',
+            message: { text: `${c.formalName ?? c.id} holds` },
+            locations: [{ physicalLocation: { artifactLocation: { uri: artifact(r.file) } } }],
+          }))
       : [];
     return [...failures, ...passes];
   });
@@ -79,6 +90,16 @@ export function sarifLog(results: FileResult[], includePass = false): unknown {
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
-    runs: [{ tool: { driver: { name: 'oscal-depot', rules: [...rules.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) } }, results: sarifResults }],
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'oscal-depot',
+            rules: [...rules.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+          },
+        },
+        results: sarifResults,
+      },
+    ],
   };
 }

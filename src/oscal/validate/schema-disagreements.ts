@@ -40,7 +40,12 @@ function withValues(content: unknown, pointers: readonly string[], value: string
  * checked again with a stand-in value where each one was, since an error inside a branch of a
  * oneOf or anyOf also fails the branch, and the stand-in shows what else is wrong.
  */
-export function setAsideDisagreements(validate: CompiledValidator, model: OscalModel, content: unknown, errors: AjvError[]): { errors: AjvError[]; warnings: ValidationIssue[] } {
+export function setAsideDisagreements(
+  validate: CompiledValidator,
+  model: OscalModel,
+  content: unknown,
+  errors: AjvError[],
+): { errors: AjvError[]; warnings: ValidationIssue[] } {
   const empty = [...new Set(errors.filter((e) => isEmptyMarkupLine(e, model, content)).map((e) => e.instancePath))];
   if (empty.length === 0) return { errors, warnings: [] };
   const remaining = validate(withValues(content, empty, 'x')) ? [] : [...(validate.errors ?? [])];

@@ -6,12 +6,21 @@ import type { AuditEntry, DocumentRecord, ListQuery, RevisionInput, Visibility }
  * transaction that writes the revision.
  */
 export interface DocumentStore {
-  createDocument(doc: { id: string; model: string; owner: string; visibility: Visibility }, revision: RevisionInput, audit: AuditEntry): Promise<{ jobs: string[] }>;
+  createDocument(
+    doc: { id: string; model: string; owner: string; visibility: Visibility },
+    revision: RevisionInput,
+    audit: AuditEntry,
+  ): Promise<{ jobs: string[] }>;
   /**
    * Adds the next revision; numbering is gapless. With `ifRevision`, refuses ('stale') unless
    * that is still the current revision: read-modify-write callers lose no concurrent change.
    */
-  replaceDocument(id: string, revision: RevisionInput, audit: AuditEntry, ifRevision?: number): Promise<{ revision: number; jobs: string[] }>;
+  replaceDocument(
+    id: string,
+    revision: RevisionInput,
+    audit: AuditEntry,
+    ifRevision?: number,
+  ): Promise<{ revision: number; jobs: string[] }>;
   getDocument(id: string): Promise<DocumentRecord | undefined>;
   listDocuments(query: ListQuery): Promise<DocumentRecord[]>;
   /** Removes the document and everything hanging off it; refuses under a legal hold. */

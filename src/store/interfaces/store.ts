@@ -20,7 +20,19 @@ export interface StoreLifecycle {
 
 /** Every operation of the store, each part's; what a backend's parts together implement. */
 export interface StoreOperations
-  extends DocumentStore, RevisionStore, RenditionStore, AliasStore, BlobStore, AttachmentStore, SnapshotStore, AccessStore, JobStore, TokenStore, AuditStore, ConstraintSetStore {}
+  extends
+    DocumentStore,
+    RevisionStore,
+    RenditionStore,
+    AliasStore,
+    BlobStore,
+    AttachmentStore,
+    SnapshotStore,
+    AccessStore,
+    JobStore,
+    TokenStore,
+    AuditStore,
+    ConstraintSetStore {}
 
 /**
  * The store's narrow interface: each operation is one transaction, shaped by what the service

@@ -8,8 +8,17 @@ export function postgresAccess(sql: postgres.Sql): AccessStore {
     async getAccess(id) {
       const [doc] = await sql`SELECT owner, visibility, legal_hold FROM documents WHERE id = ${id}`;
       if (!doc) return undefined;
-      const grants = await sql`SELECT principal, permission FROM grants WHERE document_id = ${id} ORDER BY principal COLLATE "C"`;
-      return { owner: doc.owner as string, visibility: doc.visibility as AccessRecord['visibility'], legalHold: doc.legal_hold as boolean, grants: grants.map((g) => ({ principal: g.principal as string, permission: g.permission as Grant['permission'] })) };
+      const grants =
+        await sql`SELECT principal, permission FROM grants WHERE document_id = ${id} ORDER BY principal COLLATE "C"`;
+      return {
+        owner: doc.owner as string,
+        visibility: doc.visibility as AccessRecord['visibility'],
+        legalHold: doc.legal_hold as boolean,
+        grants: grants.map((g) => ({
+          principal: g.principal as string,
+          permission: g.permission as Grant['permission'],
+        })),
+      };
     },
 
     async setAccess(id, access, entry) {
@@ -17,10 +26,12 @@ export function postgresAccess(sql: postgres.Sql): AccessStore {
         const [doc] = await tx`SELECT 1 FROM documents WHERE id = ${id} FOR UPDATE`;
         if (!doc) throw new StoreConflictError('not-found', `no document ${id}`);
         if (access.visibility) await tx`UPDATE documents SET visibility = ${access.visibility} WHERE id = ${id}`;
-        if (access.legalHold !== undefined) await tx`UPDATE documents SET legal_hold = ${access.legalHold} WHERE id = ${id}`;
+        if (access.legalHold !== undefined)
+          await tx`UPDATE documents SET legal_hold = ${access.legalHold} WHERE id = ${id}`;
         if (access.grants) {
           await tx`DELETE FROM grants WHERE document_id = ${id}`;
-          for (const g of access.grants) await tx`INSERT INTO grants (document_id, principal, permission) VALUES (${id}, ${g.principal}, ${g.permission})`;
+          for (const g of access.grants)
+            await tx`INSERT INTO grants (document_id, principal, permission) VALUES (${id}, ${g.principal}, ${g.permission})`;
         }
         await audit(tx, entry);
       });
@@ -28,7 +39,8 @@ export function postgresAccess(sql: postgres.Sql): AccessStore {
 
     async grantsFor(id, principals) {
       if (principals.length === 0) return [];
-      const rows = await sql`SELECT principal, permission FROM grants WHERE document_id = ${id} AND principal IN ${sql(principals)}`;
+      const rows =
+        await sql`SELECT principal, permission FROM grants WHERE document_id = ${id} AND principal IN ${sql(principals)}`;
       return rows.map((g) => ({ principal: g.principal as string, permission: g.permission as Grant['permission'] }));
     },
   };

@@ -21,7 +21,8 @@ export function postgresAliases(sql: postgres.Sql): AliasStore {
     },
 
     async findAliases(keys) {
-      const rows = await sql`SELECT DISTINCT document_id, lookup_key FROM document_aliases WHERE lookup_key = ANY(${sql.array(keys)}::text[]) ORDER BY document_id`;
+      const rows =
+        await sql`SELECT DISTINCT document_id, lookup_key FROM document_aliases WHERE lookup_key = ANY(${sql.array(keys)}::text[]) ORDER BY document_id`;
       return rows.map((r) => ({ documentId: r.document_id as string, key: r.lookup_key as string }));
     },
   };

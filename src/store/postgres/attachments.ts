@@ -5,7 +5,8 @@ import type { AttachmentStore } from '../types.js';
 export function postgresAttachments(sql: postgres.Sql): AttachmentStore {
   return {
     async getAttachment(id, resourceUuid) {
-      const [row] = await sql`SELECT a.*, b.size AS size FROM attachments a JOIN blobs b ON b.hash = a.blob_hash WHERE a.document_id = ${id} AND a.resource_uuid = ${resourceUuid}`;
+      const [row] =
+        await sql`SELECT a.*, b.size AS size FROM attachments a JOIN blobs b ON b.hash = a.blob_hash WHERE a.document_id = ${id} AND a.resource_uuid = ${resourceUuid}`;
       return row && attachmentOf(row);
     },
 

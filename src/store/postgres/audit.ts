@@ -13,7 +13,10 @@ export function postgresAudit(sql: postgres.Sql): AuditStore {
         return `$${params.length}`;
       };
       const where = auditConditions(filter, param);
-      const rows = await sql.unsafe(`SELECT * FROM audit_log ${where} ORDER BY id DESC LIMIT ${param(limit)}`, params as postgres.ParameterOrJSON<never>[]);
+      const rows = await sql.unsafe(
+        `SELECT * FROM audit_log ${where} ORDER BY id DESC LIMIT ${param(limit)}`,
+        params as postgres.ParameterOrJSON<never>[],
+      );
       return rows.map((row) => auditOf(row as Row));
     },
   };

@@ -9,7 +9,10 @@ export function postgresBlobs(sql: postgres.Sql): BlobStore {
     },
 
     async getBlobEncoded(hash, encoding) {
-      const [row] = encoding === 'br' ? await sql`SELECT br AS data FROM blobs WHERE hash = ${hash}` : await sql`SELECT gzip AS data FROM blobs WHERE hash = ${hash}`;
+      const [row] =
+        encoding === 'br'
+          ? await sql`SELECT br AS data FROM blobs WHERE hash = ${hash}`
+          : await sql`SELECT gzip AS data FROM blobs WHERE hash = ${hash}`;
       return (row?.data as Buffer | null) ?? undefined;
     },
   };

@@ -13,8 +13,10 @@ export type Sql = postgres.Sql | postgres.TransactionSql;
 export const now = () => new Date().toISOString();
 
 export async function putBlob(tx: Sql, blob: BlobInput): Promise<void> {
-  await tx.unsafe(`INSERT INTO blobs (hash, size, gzip, br, plain) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (hash) DO UPDATE SET ${BLOB_MERGE}`,
-    [blob.hash, blob.size, blob.gzip, blob.br ?? null, blob.plain === true]);
+  await tx.unsafe(
+    `INSERT INTO blobs (hash, size, gzip, br, plain) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (hash) DO UPDATE SET ${BLOB_MERGE}`,
+    [blob.hash, blob.size, blob.gzip, blob.br ?? null, blob.plain === true],
+  );
 }
 
 export async function audit(tx: Sql, entry: AuditEntry): Promise<void> {
@@ -47,7 +49,9 @@ export async function dropUnreferenced(tx: Sql, hashes: string[]): Promise<void>
   const unique = [...new Set(hashes)].sort();
   // Ordered as JavaScript sorts them, whatever the database's collation.
   await tx`SELECT hash FROM blobs WHERE hash IN ${tx(unique)} ORDER BY hash COLLATE "C" FOR UPDATE`;
-  await tx.unsafe(`DELETE FROM blobs b WHERE b.hash = ANY($1::text[]) AND ${UNREFERENCED('b.hash')}`, [tx.array(unique)]);
+  await tx.unsafe(`DELETE FROM blobs b WHERE b.hash = ANY($1::text[]) AND ${UNREFERENCED('b.hash')}`, [
+    tx.array(unique),
+  ]);
 }
 
 /** Keeps the document from being deleted until the transaction ends; false when it is gone. */

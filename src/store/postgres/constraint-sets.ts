@@ -24,7 +24,9 @@ export function postgresConstraintSets(sql: postgres.Sql): ConstraintSetStore {
     },
 
     async listConstraintSets() {
-      return (await sql`SELECT name, hash, size, created_by, created_at, updated_at FROM constraint_sets ORDER BY name`).map(constraintSetEntryOf);
+      return (
+        await sql`SELECT name, hash, size, created_by, created_at, updated_at FROM constraint_sets ORDER BY name`
+      ).map(constraintSetEntryOf);
     },
 
     async deleteConstraintSet(name, entry) {

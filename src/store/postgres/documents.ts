@@ -12,9 +12,17 @@ export function postgresDocuments(sql: postgres.Sql): DocumentStore {
     async createDocument(doc, revision, entry) {
       return sql.begin(async (tx) => {
         const at = now();
-        const row = { ...doc, ...fieldColumns(revision.fields), revision: 1, last_revision: 1, created_at: at, updated_at: at };
+        const row = {
+          ...doc,
+          ...fieldColumns(revision.fields),
+          revision: 1,
+          last_revision: 1,
+          created_at: at,
+          updated_at: at,
+        };
         const inserted = await tx`INSERT INTO documents ${tx(row)} ON CONFLICT (id) DO NOTHING RETURNING id`;
-        if (inserted.length === 0) throw new StoreConflictError('exists', `a document with content uuid ${doc.id} already exists`);
+        if (inserted.length === 0)
+          throw new StoreConflictError('exists', `a document with content uuid ${doc.id} already exists`);
         const jobs = await writeRevision(tx, doc.id, 1, revision, at);
         await audit(tx, entry);
         return { jobs };
@@ -26,7 +34,8 @@ export function postgresDocuments(sql: postgres.Sql): DocumentStore {
         // The row lock makes concurrent writers, in any process, number their revisions in turn.
         const [current] = await tx`SELECT revision, last_revision FROM documents WHERE id = ${id} FOR UPDATE`;
         if (!current) throw new StoreConflictError('not-found', `no document ${id}`);
-        if (ifRevision !== undefined && current.revision !== ifRevision) throw new StoreConflictError('stale', `revision ${ifRevision} of ${id} is no longer current`);
+        if (ifRevision !== undefined && current.revision !== ifRevision)
+          throw new StoreConflictError('stale', `revision ${ifRevision} of ${id} is no longer current`);
         const number = (current.last_revision as number) + 1;
         const at = now();
         await tx`UPDATE documents SET ${tx({ ...fieldColumns(revision.fields), revision: number, last_revision: number, updated_at: at })} WHERE id = ${id}`;
@@ -52,9 +61,14 @@ export function postgresDocuments(sql: postgres.Sql): DocumentStore {
       if (query.readableBy) {
         const user = p(query.readableBy.userId ?? null);
         const principals = query.readableBy.principals.map(p);
-        where.push(`(visibility = 'public' OR owner = ${user}${principals.length ? ` OR id IN (SELECT document_id FROM grants WHERE principal IN (${principals.join(', ')}))` : ''})`);
+        where.push(
+          `(visibility = 'public' OR owner = ${user}${principals.length ? ` OR id IN (SELECT document_id FROM grants WHERE principal IN (${principals.join(', ')}))` : ''})`,
+        );
       }
-      if (query.q) where.push(`title_lower LIKE ${p(`%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`)} ESCAPE '\\'`);
+      if (query.q)
+        where.push(
+          `title_lower LIKE ${p(`%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`)} ESCAPE '\\'`,
+        );
       const op = query.descending ? '<' : '>';
       if (query.after) {
         const key = p(query.after.key);
@@ -62,7 +76,10 @@ export function postgresDocuments(sql: postgres.Sql): DocumentStore {
         where.push(`(${column} ${op} ${key} OR (${column} = ${key} AND id ${op} ${after}))`);
       }
       const dir = query.descending ? 'DESC' : 'ASC';
-      const rows = await sql.unsafe(`SELECT * FROM documents WHERE ${where.join(' AND ')} ORDER BY ${column} ${dir}, id ${dir} LIMIT ${p(query.limit)}`, params as postgres.ParameterOrJSON<never>[]);
+      const rows = await sql.unsafe(
+        `SELECT * FROM documents WHERE ${where.join(' AND ')} ORDER BY ${column} ${dir}, id ${dir} LIMIT ${p(query.limit)}`,
+        params as postgres.ParameterOrJSON<never>[],
+      );
       return rows.map(documentOf);
     },
 
@@ -70,7 +87,8 @@ export function postgresDocuments(sql: postgres.Sql): DocumentStore {
       await sql.begin(async (tx) => {
         const [doc] = await tx`SELECT legal_hold FROM documents WHERE id = ${id} FOR UPDATE`;
         if (!doc) throw new StoreConflictError('not-found', `no document ${id}`);
-        if (doc.legal_hold) throw new StoreConflictError('legal-hold', 'the document is under a legal hold and cannot be deleted');
+        if (doc.legal_hold)
+          throw new StoreConflictError('legal-hold', 'the document is under a legal hold and cannot be deleted');
         const hashes = (await tx.unsafe(DOCUMENT_BLOBS('$1'), [id])).map((r) => r.h as string);
         await tx`DELETE FROM documents WHERE id = ${id}`;
         await dropUnreferenced(tx, hashes);

@@ -9,14 +9,16 @@ const JOB_LEASE_MS = 10 * 60_000;
 export function postgresJobs(sql: postgres.Sql): JobStore {
   return {
     async findJob(id, revision, format) {
-      const [row] = await sql`SELECT * FROM jobs WHERE document_id = ${id} AND revision = ${revision} AND format = ${format} ORDER BY created_at DESC LIMIT 1`;
+      const [row] =
+        await sql`SELECT * FROM jobs WHERE document_id = ${id} AND revision = ${revision} AND format = ${format} ORDER BY created_at DESC LIMIT 1`;
       return row && jobOf(row);
     },
 
     async claimJob(worker) {
       const at = now();
       const expired = new Date(Date.now() - JOB_LEASE_MS).toISOString();
-      const [row] = await sql`UPDATE jobs SET status = 'running', claimed_by = ${worker}, updated_at = ${at}, attempts = attempts + 1
+      const [row] =
+        await sql`UPDATE jobs SET status = 'running', claimed_by = ${worker}, updated_at = ${at}, attempts = attempts + 1
         WHERE id = (SELECT id FROM jobs WHERE status = 'queued' OR (status = 'running' AND updated_at < ${expired})
                     ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
         RETURNING *`;

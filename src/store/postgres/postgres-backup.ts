@@ -9,8 +9,25 @@
  */
 import postgres from 'postgres';
 import {
-  BackupFormatError, LATEST_SCHEMA, SEQUENCES, StoreStateError, TABLES, checkColumns, quoted, readRecords, refusal, safeNumber, sequenceName, tablesToCopy,
-  type BackupHeader, type BackupWriter, type ByteReader, type RestoreOutcome, type RestoreTarget, type TableHeader, type Value,
+  BackupFormatError,
+  LATEST_SCHEMA,
+  SEQUENCES,
+  StoreStateError,
+  TABLES,
+  checkColumns,
+  quoted,
+  readRecords,
+  refusal,
+  safeNumber,
+  sequenceName,
+  tablesToCopy,
+  type BackupHeader,
+  type BackupWriter,
+  type ByteReader,
+  type RestoreOutcome,
+  type RestoreTarget,
+  type TableHeader,
+  type Value,
 } from '../backup-format.js';
 import { MIGRATIONS } from '../migrations.js';
 import { PostgresStore } from './postgres-store.js';
@@ -32,12 +49,14 @@ function connect(url: string): postgres.Sql {
 }
 
 async function tableNames(sql: Sql): Promise<string[]> {
-  const rows = await sql`SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`;
+  const rows =
+    await sql`SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`;
   return rows.map((r) => r.table_name as string);
 }
 
 async function columnsOf(sql: Sql, table: string): Promise<{ name: string; type: string }[]> {
-  const rows = await sql`SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ${table} ORDER BY ordinal_position`;
+  const rows =
+    await sql`SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ${table} ORDER BY ordinal_position`;
   return rows.map((r) => ({ name: r.column_name as string, type: r.data_type as string }));
 }
 
@@ -54,7 +73,7 @@ async function lastGiven(sql: Sql, table: string, column: string): Promise<numbe
   const name = row?.name as string | null | undefined;
   if (!name) return undefined;
   const [state] = await sql.unsafe(`SELECT last_value, is_called FROM ${name}`);
-  return safeNumber(state!.is_called ? state!.last_value as string : Number(state!.last_value) - 1, name);
+  return safeNumber(state!.is_called ? (state!.last_value as string) : Number(state!.last_value) - 1, name);
 }
 
 export async function backupPostgres(url: string, writer: BackupWriter): Promise<void> {
@@ -63,19 +82,27 @@ export async function backupPostgres(url: string, writer: BackupWriter): Promise
     await sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
       const version = await schemaVersion(tx);
       if (version === undefined) throw new StoreStateError('the database holds no oscal-depot store');
-      if (version > LATEST_SCHEMA) throw new StoreStateError(`the store has schema ${version}, newer than this oscal-depot's ${LATEST_SCHEMA}: back it up with the version that serves it`);
+      if (version > LATEST_SCHEMA)
+        throw new StoreStateError(
+          `the store has schema ${version}, newer than this oscal-depot's ${LATEST_SCHEMA}: back it up with the version that serves it`,
+        );
       const names = await tableNames(tx);
       await writer.header({ schemaVersion: version, source: 'postgres' });
       for (const table of tablesToCopy(names)) {
         const columns = await columnsOf(tx, table);
-        const header: TableHeader = { table, columns: columns.map((c) => c.name), binary: columns.filter((c) => c.type === 'bytea').map((c) => c.name) };
+        const header: TableHeader = {
+          table,
+          columns: columns.map((c) => c.name),
+          binary: columns.filter((c) => c.type === 'bytea').map((c) => c.name),
+        };
         // bigint arrives as text (it may not fit a JavaScript number); the backup carries numbers.
         const bigints = columns.flatMap((c, i) => (c.type === 'bigint' ? [i] : []));
         await writer.table(header);
         const query = tx.unsafe(`SELECT ${header.columns.map(quoted).join(', ')} FROM ${quoted(table)}`).values();
         for await (const rows of query.cursor(header.binary.length ? 1 : BATCH)) {
           for (const row of rows as unknown as Value[][]) {
-            for (const i of bigints) if (row[i] !== null) row[i] = safeNumber(row[i] as string, `${table}.${header.columns[i]}`);
+            for (const i of bigints)
+              if (row[i] !== null) row[i] = safeNumber(row[i] as string, `${table}.${header.columns[i]}`);
             await writer.row(row);
           }
         }
@@ -106,11 +133,16 @@ export async function restorePostgres(url: string, header: BackupHeader, reader:
     const version = await schemaVersion(sql);
     const fresh = version === undefined;
     if (!fresh) {
-      const [{ n }] = await sql`SELECT COUNT(*) AS n FROM documents` as unknown as [{ n: string }];
+      const [{ n }] = (await sql`SELECT COUNT(*) AS n FROM documents`) as unknown as [{ n: string }];
       if (Number(n) > 0) throw refusal(Number(n));
-      if (version > LATEST_SCHEMA) throw new StoreStateError(`the target store has schema ${version}, newer than this oscal-depot's ${LATEST_SCHEMA}`);
+      if (version > LATEST_SCHEMA)
+        throw new StoreStateError(
+          `the target store has schema ${version}, newer than this oscal-depot's ${LATEST_SCHEMA}`,
+        );
       if (header.schemaVersion < LATEST_SCHEMA) {
-        throw new StoreStateError(`the backup holds schema ${header.schemaVersion}, older than this oscal-depot's ${LATEST_SCHEMA}: it can be restored only into a new store (an empty database)`);
+        throw new StoreStateError(
+          `the backup holds schema ${header.schemaVersion}, older than this oscal-depot's ${LATEST_SCHEMA}: it can be restored only into a new store (an empty database)`,
+        );
       }
       // Brought to the current schema first, as a server starting on it would.
       if (version < LATEST_SCHEMA) await (await PostgresStore.open(url, { max: 1 })).close();
@@ -119,7 +151,8 @@ export async function restorePostgres(url: string, header: BackupHeader, reader:
       await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
       const replaced: Record<string, number> = {};
       if (fresh) {
-        if ((await schemaVersion(tx)) !== undefined) throw new StoreStateError('the target store was created while restoring into it; nothing was changed');
+        if ((await schemaVersion(tx)) !== undefined)
+          throw new StoreStateError('the target store was created while restoring into it; nothing was changed');
         await tx`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)`;
         for (const m of MIGRATIONS.filter((m) => m.version <= header.schemaVersion)) {
           await tx.unsafe(m.postgres);
@@ -130,7 +163,7 @@ export async function restorePostgres(url: string, header: BackupHeader, reader:
         const tables = TABLES.filter((t) => present.has(t));
         // Servers on the database wait until the restore commits (or rolls back).
         await tx.unsafe(`LOCK TABLE ${tables.map(quoted).join(', ')} IN ACCESS EXCLUSIVE MODE`);
-        const [{ n }] = await tx`SELECT COUNT(*) AS n FROM documents` as unknown as [{ n: string }];
+        const [{ n }] = (await tx`SELECT COUNT(*) AS n FROM documents`) as unknown as [{ n: string }];
         if (Number(n) > 0) throw refusal(Number(n));
         for (const table of [...tables].reverse()) {
           const { count } = await tx.unsafe(`DELETE FROM ${quoted(table)}`);
@@ -161,8 +194,11 @@ function postgresTarget(tx: postgres.TransactionSql, sequences: Record<string, n
     if (!table || batch.length === 0) return;
     const width = table.columns.length;
     const rows = batch.map((_, r) => `(${table!.columns.map((_, c) => `$${r * width + c + 1}`).join(', ')})`);
-    await tx.unsafe(`INSERT INTO ${quoted(table.table)} (${table.columns.map(quoted).join(', ')}) VALUES ${rows.join(', ')}`,
-      batch.flat() as postgres.ParameterOrJSON<never>[], { prepare: false });
+    await tx.unsafe(
+      `INSERT INTO ${quoted(table.table)} (${table.columns.map(quoted).join(', ')}) VALUES ${rows.join(', ')}`,
+      batch.flat() as postgres.ParameterOrJSON<never>[],
+      { prepare: false },
+    );
     batch = [];
     batchBytes = 0;
   }
@@ -170,15 +206,21 @@ function postgresTarget(tx: postgres.TransactionSql, sequences: Record<string, n
   return {
     async table(header: TableHeader) {
       const columns = await columnsOf(tx, header.table);
-      if (columns.length === 0) throw new BackupFormatError(`the backup holds table ${header.table}, which the store does not have`);
-      checkColumns(header.table, header.columns, columns.map((c) => c.name));
+      if (columns.length === 0)
+        throw new BackupFormatError(`the backup holds table ${header.table}, which the store does not have`);
+      checkColumns(
+        header.table,
+        header.columns,
+        columns.map((c) => c.name),
+      );
       const types = new Map(columns.map((c) => [c.name, c.type]));
       booleans = header.columns.map((c) => types.get(c) === 'boolean');
       table = header;
     },
     async row(values: Value[]) {
       // SQLite keeps booleans as 0 and 1.
-      for (let i = 0; i < values.length; i++) if (booleans[i] && typeof values[i] === 'number') values[i] = values[i] !== 0;
+      for (let i = 0; i < values.length; i++)
+        if (booleans[i] && typeof values[i] === 'number') values[i] = values[i] !== 0;
       batch.push(values);
       for (const v of values) if (Buffer.isBuffer(v)) batchBytes += v.length;
       if (batch.length >= INSERT_ROWS || batchBytes >= INSERT_BYTES) await flush();

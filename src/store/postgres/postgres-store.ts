@@ -33,8 +33,18 @@ export class PostgresStore implements Store {
 
   private constructor(private readonly sql: postgres.Sql) {
     const operations: StoreOperations = {
-      ...postgresDocuments(sql), ...postgresRevisions(sql), ...postgresRenditions(sql), ...postgresAliases(sql), ...postgresBlobs(sql), ...postgresAttachments(sql),
-      ...postgresSnapshots(sql), ...postgresAccess(sql), ...postgresJobs(sql), ...postgresTokens(sql), ...postgresAudit(sql), ...postgresConstraintSets(sql),
+      ...postgresDocuments(sql),
+      ...postgresRevisions(sql),
+      ...postgresRenditions(sql),
+      ...postgresAliases(sql),
+      ...postgresBlobs(sql),
+      ...postgresAttachments(sql),
+      ...postgresSnapshots(sql),
+      ...postgresAccess(sql),
+      ...postgresJobs(sql),
+      ...postgresTokens(sql),
+      ...postgresAudit(sql),
+      ...postgresConstraintSets(sql),
     };
     Object.assign(this, operations);
   }
@@ -50,7 +60,9 @@ export class PostgresStore implements Store {
     await this.sql.begin(async (tx) => {
       await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
       await tx`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)`;
-      const [{ v }] = await tx`SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations` as unknown as [{ v: number }];
+      const [{ v }] = (await tx`SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations`) as unknown as [
+        { v: number },
+      ];
       for (const m of MIGRATIONS.filter((m) => m.version > Number(v))) {
         await tx.unsafe(m.postgres);
         await tx`INSERT INTO schema_migrations (version, description, applied_at) VALUES (${m.version}, ${m.description}, ${now()})`;

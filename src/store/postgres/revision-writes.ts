@@ -9,21 +9,39 @@ import { findingsColumn } from '../rows.js';
 import type { AliasEntry, AliasSource, DocumentFields, RevisionInput } from '../types.js';
 import { dropUnreferenced, lockBlobs, type Sql } from './connection.js';
 
-export async function writeRevision(tx: Sql, id: string, number: number, revision: RevisionInput, at: string): Promise<string[]> {
+export async function writeRevision(
+  tx: Sql,
+  id: string,
+  number: number,
+  revision: RevisionInput,
+  at: string,
+): Promise<string[]> {
   // Files of resources the revision no longer has go with them, except under a legal hold.
   const [doc] = await tx`SELECT legal_hold FROM documents WHERE id = ${id}`;
   const kept = revision.resources && !doc!.legal_hold ? revision.resources : undefined;
   const replaced = (revision.attachments ?? []).map((a) => a.resourceUuid);
   // The document's row lock keeps its attachment rows as they are read here until they change below.
-  const released = (await tx`SELECT blob_hash AS h FROM attachments WHERE document_id = ${id} AND (resource_uuid = ANY(${tx.array(replaced)}::text[])
-    OR (${kept !== undefined} AND NOT (resource_uuid = ANY(${tx.array(kept ?? [])}::text[]))))`).map((r) => r.h as string);
-  await lockBlobs(tx, [revision.canonical, revision.original, ...revision.renditions.map((r) => r.blob), ...(revision.attachments ?? []).map((a) => a.blob)], released);
+  const released = (
+    await tx`SELECT blob_hash AS h FROM attachments WHERE document_id = ${id} AND (resource_uuid = ANY(${tx.array(replaced)}::text[])
+    OR (${kept !== undefined} AND NOT (resource_uuid = ANY(${tx.array(kept ?? [])}::text[]))))`
+  ).map((r) => r.h as string);
+  await lockBlobs(
+    tx,
+    [
+      revision.canonical,
+      revision.original,
+      ...revision.renditions.map((r) => r.blob),
+      ...(revision.attachments ?? []).map((a) => a.blob),
+    ],
+    released,
+  );
   await tx`INSERT INTO revisions (document_id, number, canonical_hash, original_hash, original_format, author, created_at, fields, findings)
     VALUES (${id}, ${number}, ${revision.canonical.hash}, ${revision.original.hash}, ${revision.originalFormat}, ${revision.author}, ${at}, ${JSON.stringify(revision.fields)}, ${findingsColumn(revision)})`;
   for (const r of revision.renditions) {
     await tx`INSERT INTO renditions (document_id, revision, format, blob_hash) VALUES (${id}, ${number}, ${r.format}, ${r.blob.hash})`;
   }
-  if (kept) await tx`DELETE FROM attachments WHERE document_id = ${id} AND NOT (resource_uuid = ANY(${tx.array(kept)}::text[]))`;
+  if (kept)
+    await tx`DELETE FROM attachments WHERE document_id = ${id} AND NOT (resource_uuid = ANY(${tx.array(kept)}::text[]))`;
   for (const a of revision.attachments ?? []) {
     await tx`INSERT INTO attachments (document_id, resource_uuid, blob_hash, media_type, filename, created_at) VALUES (${id}, ${a.resourceUuid}, ${a.blob.hash}, ${a.mediaType}, ${a.filename}, ${at})
       ON CONFLICT (document_id, resource_uuid) DO UPDATE SET blob_hash = excluded.blob_hash, media_type = excluded.media_type, filename = excluded.filename, created_at = excluded.created_at`;

@@ -18,17 +18,21 @@ export function postgresSnapshots(sql: postgres.Sql): SnapshotStore {
     },
 
     async listSnapshots(id, kind) {
-      return (await sql`SELECT * FROM snapshots WHERE document_id = ${id} AND kind = ${kind} ORDER BY created_at, id`).map(snapshotOf);
+      return (
+        await sql`SELECT * FROM snapshots WHERE document_id = ${id} AND kind = ${kind} ORDER BY created_at, id`
+      ).map(snapshotOf);
     },
 
     async getSnapshot(id, kind, snapshotId) {
-      const [row] = await sql`SELECT * FROM snapshots WHERE document_id = ${id} AND kind = ${kind} AND id = ${snapshotId}`;
+      const [row] =
+        await sql`SELECT * FROM snapshots WHERE document_id = ${id} AND kind = ${kind} AND id = ${snapshotId}`;
       return row && snapshotOf(row);
     },
 
     async updateSnapshot(id, kind, snapshotId, notes, blob, entry) {
       await sql.begin(async (tx) => {
-        const [old] = await tx`SELECT canonical_hash FROM snapshots WHERE document_id = ${id} AND kind = ${kind} AND id = ${snapshotId} FOR UPDATE`;
+        const [old] =
+          await tx`SELECT canonical_hash FROM snapshots WHERE document_id = ${id} AND kind = ${kind} AND id = ${snapshotId} FOR UPDATE`;
         if (!old) throw new StoreConflictError('not-found', `no snapshot ${snapshotId}`);
         await lockBlobs(tx, [blob], [old.canonical_hash as string]);
         await tx`UPDATE snapshots SET canonical_hash = ${blob.hash}, description = ${notes.description ?? null}, labels = ${JSON.stringify(notes.labels)},
@@ -40,10 +44,15 @@ export function postgresSnapshots(sql: postgres.Sql): SnapshotStore {
 
     async deleteSnapshot(id, kind, snapshotId, entry) {
       await sql.begin(async (tx) => {
-        const [row] = await tx`SELECT s.canonical_hash, d.legal_hold FROM snapshots s JOIN documents d ON d.id = s.document_id
+        const [row] =
+          await tx`SELECT s.canonical_hash, d.legal_hold FROM snapshots s JOIN documents d ON d.id = s.document_id
           WHERE s.document_id = ${id} AND s.kind = ${kind} AND s.id = ${snapshotId} FOR UPDATE`;
         if (!row) throw new StoreConflictError('not-found', `no snapshot ${snapshotId}`);
-        if (row.legal_hold) throw new StoreConflictError('legal-hold', 'the document is under a legal hold: none of its snapshots can be deleted');
+        if (row.legal_hold)
+          throw new StoreConflictError(
+            'legal-hold',
+            'the document is under a legal hold: none of its snapshots can be deleted',
+          );
         await tx`DELETE FROM snapshots WHERE id = ${snapshotId}`;
         await dropUnreferenced(tx, [row.canonical_hash as string]);
         await audit(tx, entry);

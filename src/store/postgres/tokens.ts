@@ -34,12 +34,15 @@ export function postgresTokens(sql: postgres.Sql): TokenStore {
     },
 
     async listTokens() {
-      return (await sql`SELECT t.*, u.name AS user_name FROM tokens t JOIN users u ON u.id = t.user_id ORDER BY t.created_at`).map(tokenOf);
+      return (
+        await sql`SELECT t.*, u.name AS user_name FROM tokens t JOIN users u ON u.id = t.user_id ORDER BY t.created_at`
+      ).map(tokenOf);
     },
 
     async revokeToken(id, entry) {
       return sql.begin(async (tx) => {
-        const rows = await tx`UPDATE tokens SET revoked_at = ${now()} WHERE id = ${id} AND revoked_at IS NULL RETURNING id`;
+        const rows =
+          await tx`UPDATE tokens SET revoked_at = ${now()} WHERE id = ${id} AND revoked_at IS NULL RETURNING id`;
         if (rows.length === 1) await audit(tx, entry);
         return rows.length === 1;
       });

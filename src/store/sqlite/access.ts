@@ -8,15 +8,23 @@ export function sqliteAccess(c: SqliteConnection): AccessStore {
     async getAccess(id) {
       const doc = c.stmt('SELECT owner, visibility, legal_hold FROM documents WHERE id = ?').get(id) as Row | undefined;
       if (!doc) return undefined;
-      const grants = c.stmt('SELECT principal, permission FROM grants WHERE document_id = ? ORDER BY principal').all(id) as Grant[];
-      return { owner: doc.owner as string, visibility: doc.visibility as AccessRecord['visibility'], legalHold: doc.legal_hold === 1, grants };
+      const grants = c
+        .stmt('SELECT principal, permission FROM grants WHERE document_id = ? ORDER BY principal')
+        .all(id) as Grant[];
+      return {
+        owner: doc.owner as string,
+        visibility: doc.visibility as AccessRecord['visibility'],
+        legalHold: doc.legal_hold === 1,
+        grants,
+      };
     },
 
     async setAccess(id, access, audit) {
       c.transaction(() => {
         if (!c.hasDocument(id)) throw new StoreConflictError('not-found', `no document ${id}`);
         if (access.visibility) c.stmt('UPDATE documents SET visibility = ? WHERE id = ?').run(access.visibility, id);
-        if (access.legalHold !== undefined) c.stmt('UPDATE documents SET legal_hold = ? WHERE id = ?').run(access.legalHold ? 1 : 0, id);
+        if (access.legalHold !== undefined)
+          c.stmt('UPDATE documents SET legal_hold = ? WHERE id = ?').run(access.legalHold ? 1 : 0, id);
         if (access.grants) {
           c.stmt('DELETE FROM grants WHERE document_id = ?').run(id);
           const insert = c.stmt('INSERT INTO grants (document_id, principal, permission) VALUES (?, ?, ?)');
@@ -28,7 +36,10 @@ export function sqliteAccess(c: SqliteConnection): AccessStore {
 
     async grantsFor(id, principals) {
       if (principals.length === 0) return [];
-      return c.stmt(`SELECT principal, permission FROM grants WHERE document_id = ? AND principal IN (${principals.map(() => '?').join(', ')})`)
+      return c
+        .stmt(
+          `SELECT principal, permission FROM grants WHERE document_id = ? AND principal IN (${principals.map(() => '?').join(', ')})`,
+        )
         .all(id, ...principals) as Grant[];
     },
   };

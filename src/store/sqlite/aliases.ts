@@ -19,7 +19,10 @@ export function sqliteAliases(c: SqliteConnection): AliasStore {
     },
 
     async findAliases(keys) {
-      const rows = c.stmt('SELECT DISTINCT document_id, lookup_key FROM document_aliases WHERE lookup_key IN (SELECT value FROM json_each(?)) ORDER BY document_id')
+      const rows = c
+        .stmt(
+          'SELECT DISTINCT document_id, lookup_key FROM document_aliases WHERE lookup_key IN (SELECT value FROM json_each(?)) ORDER BY document_id',
+        )
         .all(JSON.stringify(keys)) as Row[];
       return rows.map((r) => ({ documentId: r.document_id as string, key: r.lookup_key as string }));
     },

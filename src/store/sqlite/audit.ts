@@ -12,7 +12,9 @@ export function sqliteAudit(c: SqliteConnection): AuditStore {
         params.push(value);
         return '?';
       });
-      return (c.stmt(`SELECT * FROM audit_log ${where} ORDER BY id DESC LIMIT ?`).all(...params, limit) as Row[]).map(auditOf);
+      return (c.stmt(`SELECT * FROM audit_log ${where} ORDER BY id DESC LIMIT ?`).all(...params, limit) as Row[]).map(
+        auditOf,
+      );
     },
   };
 }

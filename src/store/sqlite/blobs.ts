@@ -9,7 +9,8 @@ export function sqliteBlobs(c: SqliteConnection): BlobStore {
     },
 
     async getBlobEncoded(hash, encoding) {
-      const row = c.stmt(`SELECT ${encoding === 'br' ? 'br' : 'gzip'} AS data FROM blobs WHERE hash = ?`).get(hash) as { data: Buffer | null } | undefined;
+      const row = c.stmt(`SELECT ${encoding === 'br' ? 'br' : 'gzip'} AS data FROM blobs WHERE hash = ?`).get(hash) as
+        { data: Buffer | null } | undefined;
       return row?.data ?? undefined;
     },
   };

@@ -41,8 +41,9 @@ export class SqliteConnection {
   }
 
   putBlob(blob: BlobInput): void {
-    this.stmt(`INSERT INTO blobs (hash, size, gzip, br, plain) VALUES (?, ?, ?, ?, ?) ON CONFLICT (hash) DO UPDATE SET ${BLOB_MERGE}`)
-      .run(blob.hash, blob.size, blob.gzip, blob.br ?? null, blob.plain ? 1 : 0);
+    this.stmt(
+      `INSERT INTO blobs (hash, size, gzip, br, plain) VALUES (?, ?, ?, ?, ?) ON CONFLICT (hash) DO UPDATE SET ${BLOB_MERGE}`,
+    ).run(blob.hash, blob.size, blob.gzip, blob.br ?? null, blob.plain ? 1 : 0);
   }
 
   /** Blobs are shared by content: drop only those nothing refers to any more. */
@@ -52,8 +53,13 @@ export class SqliteConnection {
   }
 
   audit(entry: AuditEntry): void {
-    this.stmt('INSERT INTO audit_log (at, actor, action, document_id, detail) VALUES (?, ?, ?, ?, ?)')
-      .run(now(), entry.actor, entry.action, entry.documentId ?? null, entry.detail ? JSON.stringify(entry.detail) : null);
+    this.stmt('INSERT INTO audit_log (at, actor, action, document_id, detail) VALUES (?, ?, ?, ?, ?)').run(
+      now(),
+      entry.actor,
+      entry.action,
+      entry.documentId ?? null,
+      entry.detail ? JSON.stringify(entry.detail) : null,
+    );
   }
 
   /** Whether the document exists (within a transaction: and stays so until it ends). */

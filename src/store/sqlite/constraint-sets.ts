@@ -8,9 +8,10 @@ export function sqliteConstraintSets(c: SqliteConnection): ConstraintSetStore {
       return c.transaction(() => {
         const at = now();
         const created = c.stmt('SELECT 1 FROM constraint_sets WHERE name = ?').get(set.name) === undefined;
-        c.stmt(`INSERT INTO constraint_sets (name, text, hash, size, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-          ON CONFLICT (name) DO UPDATE SET text = excluded.text, hash = excluded.hash, size = excluded.size, updated_at = excluded.updated_at`)
-          .run(set.name, set.text, set.hash, set.size, audit.actor, at, at);
+        c.stmt(
+          `INSERT INTO constraint_sets (name, text, hash, size, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+          ON CONFLICT (name) DO UPDATE SET text = excluded.text, hash = excluded.hash, size = excluded.size, updated_at = excluded.updated_at`,
+        ).run(set.name, set.text, set.hash, set.size, audit.actor, at, at);
         c.audit(audit);
         return { created };
       });
@@ -22,7 +23,11 @@ export function sqliteConstraintSets(c: SqliteConnection): ConstraintSetStore {
     },
 
     async listConstraintSets() {
-      return (c.stmt('SELECT name, hash, size, created_by, created_at, updated_at FROM constraint_sets ORDER BY name').all() as Row[]).map(constraintSetEntryOf);
+      return (
+        c
+          .stmt('SELECT name, hash, size, created_by, created_at, updated_at FROM constraint_sets ORDER BY name')
+          .all() as Row[]
+      ).map(constraintSetEntryOf);
     },
 
     async deleteConstraintSet(name, audit) {

@@ -62,11 +62,13 @@ export function sqliteDocuments(c: SqliteConnection): DocumentStore {
   return {
     async createDocument(doc, revision, audit) {
       return c.transaction(() => {
-        if (c.hasDocument(doc.id)) throw new StoreConflictError('exists', `a document with content uuid ${doc.id} already exists`);
+        if (c.hasDocument(doc.id))
+          throw new StoreConflictError('exists', `a document with content uuid ${doc.id} already exists`);
         const at = now();
-        c.stmt(`INSERT INTO documents (id, model, owner, visibility, revision, last_revision, title, title_lower, version, oscal_version, published, last_modified, document_ids, markings, remarks, created_at, updated_at)
-          VALUES (@id, @model, @owner, @visibility, 1, 1, @title, @title_lower, @version, @oscal_version, @published, @last_modified, @document_ids, @markings, @remarks, @at, @at)`)
-          .run({ ...doc, ...fieldColumns(revision.fields), at });
+        c.stmt(
+          `INSERT INTO documents (id, model, owner, visibility, revision, last_revision, title, title_lower, version, oscal_version, published, last_modified, document_ids, markings, remarks, created_at, updated_at)
+          VALUES (@id, @model, @owner, @visibility, 1, 1, @title, @title_lower, @version, @oscal_version, @published, @last_modified, @document_ids, @markings, @remarks, @at, @at)`,
+        ).run({ ...doc, ...fieldColumns(revision.fields), at });
         const jobs = writeRevision(c, doc.id, 1, revision, at);
         c.audit(audit);
         return { jobs };
@@ -75,14 +77,17 @@ export function sqliteDocuments(c: SqliteConnection): DocumentStore {
 
     async replaceDocument(id, revision, audit, ifRevision) {
       return c.transaction(() => {
-        const current = c.stmt('SELECT revision, last_revision FROM documents WHERE id = ?').get(id) as { revision: number; last_revision: number } | undefined;
+        const current = c.stmt('SELECT revision, last_revision FROM documents WHERE id = ?').get(id) as
+          { revision: number; last_revision: number } | undefined;
         if (!current) throw new StoreConflictError('not-found', `no document ${id}`);
-        if (ifRevision !== undefined && current.revision !== ifRevision) throw new StoreConflictError('stale', `revision ${ifRevision} of ${id} is no longer current`);
+        if (ifRevision !== undefined && current.revision !== ifRevision)
+          throw new StoreConflictError('stale', `revision ${ifRevision} of ${id} is no longer current`);
         const number = current.last_revision + 1;
         const at = now();
-        c.stmt(`UPDATE documents SET revision = @number, last_revision = @number, title = @title, title_lower = @title_lower, version = @version, oscal_version = @oscal_version,
-          published = @published, last_modified = @last_modified, document_ids = @document_ids, markings = @markings, remarks = @remarks, updated_at = @at WHERE id = @id`)
-          .run({ id, number, ...fieldColumns(revision.fields), at });
+        c.stmt(
+          `UPDATE documents SET revision = @number, last_revision = @number, title = @title, title_lower = @title_lower, version = @version, oscal_version = @oscal_version,
+          published = @published, last_modified = @last_modified, document_ids = @document_ids, markings = @markings, remarks = @remarks, updated_at = @at WHERE id = @id`,
+        ).run({ id, number, ...fieldColumns(revision.fields), at });
         const jobs = writeRevision(c, id, number, revision, at);
         c.audit(audit);
         return { revision: number, jobs };
@@ -103,7 +108,9 @@ export function sqliteDocuments(c: SqliteConnection): DocumentStore {
           return `@p${i}`;
         });
         params.user = query.readableBy.userId ?? null;
-        where.push(`(visibility = 'public' OR owner = @user${principals.length ? ` OR id IN (SELECT document_id FROM grants WHERE principal IN (${principals.join(', ')}))` : ''})`);
+        where.push(
+          `(visibility = 'public' OR owner = @user${principals.length ? ` OR id IN (SELECT document_id FROM grants WHERE principal IN (${principals.join(', ')}))` : ''})`,
+        );
       }
       if (query.q) {
         params.q = `%${query.q.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
@@ -122,9 +129,11 @@ export function sqliteDocuments(c: SqliteConnection): DocumentStore {
 
     async deleteDocument(id, audit) {
       c.transaction(() => {
-        const doc = c.stmt('SELECT legal_hold FROM documents WHERE id = ?').get(id) as { legal_hold: number } | undefined;
+        const doc = c.stmt('SELECT legal_hold FROM documents WHERE id = ?').get(id) as
+          { legal_hold: number } | undefined;
         if (!doc) throw new StoreConflictError('not-found', `no document ${id}`);
-        if (doc.legal_hold === 1) throw new StoreConflictError('legal-hold', 'the document is under a legal hold and cannot be deleted');
+        if (doc.legal_hold === 1)
+          throw new StoreConflictError('legal-hold', 'the document is under a legal hold and cannot be deleted');
         const hashes = (c.stmt(DOCUMENT_BLOBS('@id')).all({ id }) as { h: string }[]).map((r) => r.h);
         c.stmt('DELETE FROM documents WHERE id = ?').run(id);
         c.dropUnreferenced(hashes);

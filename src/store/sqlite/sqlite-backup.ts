@@ -10,8 +10,24 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import {
-  BackupFormatError, LATEST_SCHEMA, StoreStateError, refusal, SEQUENCES, TABLES, checkColumns, quoted, readRecords, sequenceName, tablesToCopy,
-  type BackupHeader, type BackupWriter, type ByteReader, type RestoreOutcome, type RestoreTarget, type TableHeader, type Value,
+  BackupFormatError,
+  LATEST_SCHEMA,
+  StoreStateError,
+  refusal,
+  SEQUENCES,
+  TABLES,
+  checkColumns,
+  quoted,
+  readRecords,
+  sequenceName,
+  tablesToCopy,
+  type BackupHeader,
+  type BackupWriter,
+  type ByteReader,
+  type RestoreOutcome,
+  type RestoreTarget,
+  type TableHeader,
+  type Value,
 } from '../backup-format.js';
 import { MIGRATIONS } from '../migrations.js';
 import { SqliteStore } from './sqlite-store.js';
@@ -49,12 +65,19 @@ export async function backupSqlite(path: string, writer: BackupWriter): Promise<
     try {
       const version = schemaVersion(db);
       if (version === undefined) throw new StoreStateError(`${path} is not an oscal-depot store`);
-      if (version > LATEST_SCHEMA) throw new StoreStateError(`the store has schema ${version}, newer than this oscal-depot's ${LATEST_SCHEMA}: back it up with the version that serves it`);
+      if (version > LATEST_SCHEMA)
+        throw new StoreStateError(
+          `the store has schema ${version}, newer than this oscal-depot's ${LATEST_SCHEMA}: back it up with the version that serves it`,
+        );
       const names = tableNames(db);
       await writer.header({ schemaVersion: version, source: 'sqlite' });
       for (const table of tablesToCopy(names)) {
         const columns = columnsOf(db, table);
-        const header: TableHeader = { table, columns: columns.map((c) => c.name), binary: columns.filter((c) => c.type.toUpperCase() === 'BLOB').map((c) => c.name) };
+        const header: TableHeader = {
+          table,
+          columns: columns.map((c) => c.name),
+          binary: columns.filter((c) => c.type.toUpperCase() === 'BLOB').map((c) => c.name),
+        };
         await writer.table(header);
         const rows = db.prepare(`SELECT ${header.columns.map(quoted).join(', ')} FROM ${quoted(table)}`).raw(true);
         for (const row of rows.iterate()) await writer.row(row as Value[]);
@@ -63,7 +86,8 @@ export async function backupSqlite(path: string, writer: BackupWriter): Promise<
       const sequences: Record<string, number> = {};
       for (const s of SEQUENCES) {
         const name = sequenceName(s);
-        if (names.includes(s.table) && columnsOf(db, s.table).some((c) => c.name === s.column)) sequences[name] = lastGiven(db, SEQUENCE_TABLE[name]!);
+        if (names.includes(s.table) && columnsOf(db, s.table).some((c) => c.name === s.column))
+          sequences[name] = lastGiven(db, SEQUENCE_TABLE[name]!);
       }
       await writer.sequences(sequences);
     } finally {
@@ -97,14 +121,19 @@ export async function restoreSqlite(path: string, header: BackupHeader, reader: 
       const version = schemaVersion(probe);
       if (version !== undefined || documents !== undefined) {
         fresh = false;
-        if ((version ?? 0) > LATEST_SCHEMA) throw new StoreStateError(`the target store has schema ${version}, newer than this oscal-depot's ${LATEST_SCHEMA}`);
+        if ((version ?? 0) > LATEST_SCHEMA)
+          throw new StoreStateError(
+            `the target store has schema ${version}, newer than this oscal-depot's ${LATEST_SCHEMA}`,
+          );
       }
     } finally {
       probe.close();
     }
   }
   if (!fresh && header.schemaVersion < LATEST_SCHEMA) {
-    throw new StoreStateError(`the backup holds schema ${header.schemaVersion}, older than this oscal-depot's ${LATEST_SCHEMA}: it can be restored only into a new store (a new data directory)`);
+    throw new StoreStateError(
+      `the backup holds schema ${header.schemaVersion}, older than this oscal-depot's ${LATEST_SCHEMA}: it can be restored only into a new store (a new data directory)`,
+    );
   }
   // An existing store is brought to the current schema first, as a server starting on it would.
   if (!fresh) await new SqliteStore(path).close();
@@ -120,11 +149,18 @@ export async function restoreSqlite(path: string, header: BackupHeader, reader: 
     try {
       const replaced: Record<string, number> = {};
       if (fresh) {
-        if (schemaVersion(db) !== undefined) throw new StoreStateError('the target store was created while restoring into it; nothing was changed');
-        db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)');
+        if (schemaVersion(db) !== undefined)
+          throw new StoreStateError('the target store was created while restoring into it; nothing was changed');
+        db.exec(
+          'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)',
+        );
         for (const m of MIGRATIONS.filter((m) => m.version <= header.schemaVersion)) {
           db.exec(m.sqlite);
-          db.prepare('INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, ?)').run(m.version, m.description, now());
+          db.prepare('INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, ?)').run(
+            m.version,
+            m.description,
+            now(),
+          );
         }
       } else {
         const documents = documentCount(db);
@@ -159,9 +195,16 @@ function sqliteTarget(db: Database.Database, sequences: Record<string, number>):
   return {
     async table(header: TableHeader) {
       const columns = columnsOf(db, header.table);
-      if (columns.length === 0) throw new BackupFormatError(`the backup holds table ${header.table}, which the store does not have`);
-      checkColumns(header.table, header.columns, columns.map((c) => c.name));
-      insert = db.prepare(`INSERT INTO ${quoted(header.table)} (${header.columns.map(quoted).join(', ')}) VALUES (${header.columns.map(() => '?').join(', ')})`);
+      if (columns.length === 0)
+        throw new BackupFormatError(`the backup holds table ${header.table}, which the store does not have`);
+      checkColumns(
+        header.table,
+        header.columns,
+        columns.map((c) => c.name),
+      );
+      insert = db.prepare(
+        `INSERT INTO ${quoted(header.table)} (${header.columns.map(quoted).join(', ')}) VALUES (${header.columns.map(() => '?').join(', ')})`,
+      );
     },
     async row(values: Value[]) {
       insert!.run(values.map((v) => (v === true ? 1 : v === false ? 0 : v)));

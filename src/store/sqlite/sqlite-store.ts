@@ -15,12 +15,18 @@ import { sqliteSnapshots } from './snapshots.js';
 import { sqliteTokens } from './tokens.js';
 
 function migrate(c: SqliteConnection): void {
-  c.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  c.db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)',
+  );
   const applied = (c.stmt('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0;
   for (const m of MIGRATIONS.filter((m) => m.version > applied)) {
     c.transaction(() => {
       c.db.exec(m.sqlite);
-      c.stmt('INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, ?)').run(m.version, m.description, now());
+      c.stmt('INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, ?)').run(
+        m.version,
+        m.description,
+        now(),
+      );
     });
   }
 }
@@ -43,8 +49,18 @@ export class SqliteStore implements Store {
     this.connection = c;
     migrate(c);
     const operations: StoreOperations = {
-      ...sqliteDocuments(c), ...sqliteRevisions(c), ...sqliteRenditions(c), ...sqliteAliases(c), ...sqliteBlobs(c), ...sqliteAttachments(c),
-      ...sqliteSnapshots(c), ...sqliteAccess(c), ...sqliteJobs(c), ...sqliteTokens(c), ...sqliteAudit(c), ...sqliteConstraintSets(c),
+      ...sqliteDocuments(c),
+      ...sqliteRevisions(c),
+      ...sqliteRenditions(c),
+      ...sqliteAliases(c),
+      ...sqliteBlobs(c),
+      ...sqliteAttachments(c),
+      ...sqliteSnapshots(c),
+      ...sqliteAccess(c),
+      ...sqliteJobs(c),
+      ...sqliteTokens(c),
+      ...sqliteAudit(c),
+      ...sqliteConstraintSets(c),
     };
     Object.assign(this, operations);
   }

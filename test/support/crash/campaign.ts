@@ -57,8 +57,16 @@ export async function runCampaign(options: CampaignOptions): Promise<Figures> {
   const args = options.databaseUrl ? ['--database-url', options.databaseUrl] : [];
   const ledger = new Ledger();
   const figures: Figures = {
-    kills: 0, restarts: 0, requests: { acked: {}, refused: {}, unknown: {} }, unknownSettled: { applied: 0, notApplied: 0, undetermined: 0 },
-    verifications: 0, checked: { documents: 0, revisions: 0, blobs: 0, files: 0, plainFiles: 0 }, uploadsVerified: 0, final: { documents: 0, gone: 0, revisions: 0 }, losses: [], problems: [],
+    kills: 0,
+    restarts: 0,
+    requests: { acked: {}, refused: {}, unknown: {} },
+    unknownSettled: { applied: 0, notApplied: 0, undetermined: 0 },
+    verifications: 0,
+    checked: { documents: 0, revisions: 0, blobs: 0, files: 0, plainFiles: 0 },
+    uploadsVerified: 0,
+    final: { documents: 0, gone: 0, revisions: 0 },
+    losses: [],
+    problems: [],
   };
   let server = await TestServer.start({ dataDir, args });
   const token = server.adminToken();
@@ -102,17 +110,29 @@ export async function runCampaign(options: CampaignOptions): Promise<Figures> {
 }
 
 /** Client loops until a random moment, then SIGKILL; what was in flight stays unknown. */
-async function loadThenKill(server: TestServer, token: string, ledger: Ledger, options: CampaignOptions, problems: string[]): Promise<void> {
+async function loadThenKill(
+  server: TestServer,
+  token: string,
+  ledger: Ledger,
+  options: CampaignOptions,
+  problems: string[],
+): Promise<void> {
   let killed = false;
   let acked = 0;
   const refusals: { request: string; status: number; body: string }[] = [];
   const loop = async () => {
     while (!killed) {
       const { kind, request } = planNext(ledger);
-      const attempt = ledger.begin(kind, request.documentId, { ...(request.revision ? { revision: request.revision } : {}), deletes: request.deletes ?? false });
+      const attempt = ledger.begin(kind, request.documentId, {
+        ...(request.revision ? { revision: request.revision } : {}),
+        deletes: request.deletes ?? false,
+      });
       try {
         const response = await api(server.url, request.method, request.path, {
-          token, timeoutMs: REQUEST_TIMEOUT_MS, ...(request.body ? { body: request.body, contentType: request.contentType! } : {}), ...(request.headers ? { headers: request.headers } : {}),
+          token,
+          timeoutMs: REQUEST_TIMEOUT_MS,
+          ...(request.body ? { body: request.body, contentType: request.contentType! } : {}),
+          ...(request.headers ? { headers: request.headers } : {}),
         });
         ledger.answer(attempt, response.status);
         if (attempt.outcome === 'acked') {
@@ -123,7 +143,8 @@ async function loadThenKill(server: TestServer, token: string, ledger: Ledger, o
           refusals.push({ request: `${kind} ${request.path}`, status: response.status, body: response.text });
         }
       } catch (e) {
-        if (!killed) problems.push(`${kind} ${request.path} got no answer while the server was up: ${(e as Error).message}`);
+        if (!killed)
+          problems.push(`${kind} ${request.path} got no answer while the server was up: ${(e as Error).message}`);
       }
     }
   };
@@ -131,12 +152,14 @@ async function loadThenKill(server: TestServer, token: string, ledger: Ledger, o
   const [min, max] = options.loadMs;
   await sleep(min + Math.random() * (max - min));
   const deadline = Date.now() + WORK_DEADLINE_MS;
-  while ((acked < options.minAcks || OPERATIONS.some((op) => !ledger.ackedKinds.has(op.kind))) && Date.now() < deadline) await sleep(10);
+  while ((acked < options.minAcks || OPERATIONS.some((op) => !ledger.ackedKinds.has(op.kind))) && Date.now() < deadline)
+    await sleep(10);
   killed = true;
   await server.kill();
   await Promise.all(loops);
   // The server's log comes on another pipe than its answers: complete only once it has exited.
-  for (const r of refusals) problems.push(`${r.request} answered ${r.status}: ${r.body.slice(0, 300)}${serverLogOf(server, r.body)}`);
+  for (const r of refusals)
+    problems.push(`${r.request} answered ${r.status}: ${r.body.slice(0, 300)}${serverLogOf(server, r.body)}`);
 }
 
 /** The server's log lines naming the request id of an error body, so that a 500 comes with its cause. */

@@ -54,7 +54,14 @@ export class Ledger {
   }
 
   begin(kind: string, documentId: string, options: { revision?: Attempt['revision']; deletes?: boolean }): Attempt {
-    const attempt: Attempt = { kind, documentId, deletes: options.deletes ?? false, sentAt: performance.now(), outcome: 'unknown', ...(options.revision ? { revision: options.revision } : {}) };
+    const attempt: Attempt = {
+      kind,
+      documentId,
+      deletes: options.deletes ?? false,
+      sentAt: performance.now(),
+      outcome: 'unknown',
+      ...(options.revision ? { revision: options.revision } : {}),
+    };
     this.attempts.push(attempt);
     const list = this.byDocument.get(documentId) ?? [];
     list.push(attempt);

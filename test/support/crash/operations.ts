@@ -48,7 +48,9 @@ export function catalogBody(id: string, marker: string): Buffer {
     'oscal-version': '1.1.2',
     'document-ids': [{ scheme: CONTENT_UUID_SCHEME, identifier: id }],
   };
-  return Buffer.from(JSON.stringify({ catalog: { uuid: randomUUID(), metadata, ...(controls.length ? { controls } : {}) } }, null, 2));
+  return Buffer.from(
+    JSON.stringify({ catalog: { uuid: randomUUID(), metadata, ...(controls.length ? { controls } : {}) } }, null, 2),
+  );
 }
 
 function writeOf(ledger: Ledger, id: string): Pick<PlannedRequest, 'body' | 'contentType' | 'revision'> {
@@ -62,7 +64,13 @@ const create: Operation = {
   weight: 3,
   plan(ledger) {
     const id = randomUUID();
-    return { documentId: id, method: 'POST', path: '/oscal/v1/catalog', ...writeOf(ledger, id), onAck: () => ledger.addLive(id) };
+    return {
+      documentId: id,
+      method: 'POST',
+      path: '/oscal/v1/catalog',
+      ...writeOf(ledger, id),
+      onAck: () => ledger.addLive(id),
+    };
   },
 };
 
@@ -71,7 +79,9 @@ const put: Operation = {
   weight: 6,
   plan(ledger) {
     const id = ledger.pickLive();
-    return id === undefined ? undefined : { documentId: id, method: 'PUT', path: `/oscal/v1/catalog/${id}`, ...writeOf(ledger, id) };
+    return id === undefined
+      ? undefined
+      : { documentId: id, method: 'PUT', path: `/oscal/v1/catalog/${id}`, ...writeOf(ledger, id) };
   },
 };
 
@@ -93,7 +103,16 @@ const remove: Operation = {
 function randomFile(): { bytes: Buffer; text: boolean } {
   const size = Math.round(1024 * 2048 ** Math.random());
   const text = Math.random() < 0.5;
-  return { bytes: text ? Buffer.from(randomBytes(Math.ceil(size / 2)).toString('hex').slice(0, size)) : randomBytes(size), text };
+  return {
+    bytes: text
+      ? Buffer.from(
+          randomBytes(Math.ceil(size / 2))
+            .toString('hex')
+            .slice(0, size),
+        )
+      : randomBytes(size),
+    text,
+  };
 }
 
 /** An upload: the file name is the mark, since the revision it makes keeps the document's metadata. */
@@ -106,8 +125,12 @@ const attach: Operation = {
     const { bytes, text } = randomFile();
     const name = `${ledger.nextMarker()}.${text ? 'txt' : 'bin'}`;
     return {
-      documentId: id, method: 'POST', path: `/oscal/v1/catalog/${id}/attachment`,
-      body: bytes, contentType: text ? 'text/plain' : 'application/octet-stream', headers: { 'content-disposition': `attachment; filename="${name}"` },
+      documentId: id,
+      method: 'POST',
+      path: `/oscal/v1/catalog/${id}/attachment`,
+      body: bytes,
+      contentType: text ? 'text/plain' : 'application/octet-stream',
+      headers: { 'content-disposition': `attachment; filename="${name}"` },
       revision: { marker: name, sha256: sha256(bytes), upload: true },
       onAck: (response, attempt) => {
         const entry = response.json() as { uuid: string; rlinks?: { hashes?: { value: string }[] }[] };

@@ -39,20 +39,31 @@ const TIMEOUT_MS = 30_000;
 const RENDITIONS = ['xml', 'yaml'] as const;
 
 export async function verify(ledger: Ledger, target: Target): Promise<Findings> {
-  const findings: Findings = { documents: 0, gone: 0, revisions: 0, blobs: 0, files: 0, plainFiles: 0, losses: [], problems: [] };
+  const findings: Findings = {
+    documents: 0,
+    gone: 0,
+    revisions: 0,
+    blobs: 0,
+    files: 0,
+    plainFiles: 0,
+    losses: [],
+    problems: [],
+  };
   const documents = [...ledger.documents()];
   let next = 0;
-  await Promise.all(Array.from({ length: 8 }, async () => {
-    while (next < documents.length) {
-      const [id, attempts] = documents[next++]!;
-      await new DocumentCheck(id, attempts, ledger, target, findings).run();
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < documents.length) {
+        const [id, attempts] = documents[next++]!;
+        await new DocumentCheck(id, attempts, ledger, target, findings).run();
+      }
+    }),
+  );
   return findings;
 }
 
-
-const attemptName = (a: Attempt) => `${a.kind}${a.revision ? ` ${a.revision.marker}` : ''} (${a.outcome}${a.status ? ` ${a.status}` : ''}${a.settled ? `, ${a.settled} at an earlier restart` : ''})`;
+const attemptName = (a: Attempt) =>
+  `${a.kind}${a.revision ? ` ${a.revision.marker}` : ''} (${a.outcome}${a.status ? ` ${a.status}` : ''}${a.settled ? `, ${a.settled} at an earlier restart` : ''})`;
 
 interface Resource {
   uuid: string;
@@ -90,7 +101,13 @@ class DocumentCheck {
   private readonly deletes: Attempt[];
   private readonly byMarker: Map<string, Attempt>;
 
-  constructor(private readonly id: string, attempts: Attempt[], private readonly ledger: Ledger, private readonly target: Target, private readonly findings: Findings) {
+  constructor(
+    private readonly id: string,
+    attempts: Attempt[],
+    private readonly ledger: Ledger,
+    private readonly target: Target,
+    private readonly findings: Findings,
+  ) {
     this.writes = attempts.filter((a) => a.revision);
     this.deletes = attempts.filter((a) => a.deletes);
     this.byMarker = new Map(this.writes.map((w) => [w.revision!.marker, w]));
@@ -102,19 +119,25 @@ class DocumentCheck {
 
   async run(): Promise<void> {
     this.findings.documents++;
-    const versions = await api(this.target.url, 'GET', `/api/v1/catalogs/${this.id}/versions`, { token: this.target.token, timeoutMs: TIMEOUT_MS });
+    const versions = await api(this.target.url, 'GET', `/api/v1/catalogs/${this.id}/versions`, {
+      token: this.target.token,
+      timeoutMs: TIMEOUT_MS,
+    });
     if (versions.status === 404) return this.absent();
-    if (versions.status !== 200) return this.problem(`GET versions answered ${versions.status}: ${versions.text.slice(0, 200)}`);
+    if (versions.status !== 200)
+      return this.problem(`GET versions answered ${versions.status}: ${versions.text.slice(0, 200)}`);
     await this.present(versions.json() as { version: number; documentVersion: string }[]);
   }
 
   private async absent(): Promise<void> {
     this.findings.gone++;
     const { store } = this.target;
-    if ((await store.getDocument(this.id)) !== undefined) this.problem('the API says 404 but the store holds the document');
+    if ((await store.getDocument(this.id)) !== undefined)
+      this.problem('the API says 404 but the store holds the document');
     if ((await store.listRevisions(this.id)).length > 0) this.problem('gone, but its revisions are left in the store');
     for (const w of this.writes) {
-      if (w.resource && (await store.getAttachment(this.id, w.resource.uuid))) this.problem(`gone, but the file of ${attemptName(w)} is left in the store`);
+      if (w.resource && (await store.getAttachment(this.id, w.resource.uuid)))
+        this.problem(`gone, but the file of ${attemptName(w)} is left in the store`);
     }
     const deletes = this.deletes.filter((d) => expectation(d) !== 'absent');
     if (deletes.length > 0) {
@@ -122,7 +145,8 @@ class DocumentCheck {
       return;
     }
     const owed = this.writes.filter((w) => expectation(w) === 'present');
-    for (const w of owed) this.findings.losses.push(`${this.id}: ${attemptName(w)} is gone with its document, which no delete removed`);
+    for (const w of owed)
+      this.findings.losses.push(`${this.id}: ${attemptName(w)} is gone with its document, which no delete removed`);
     for (const w of this.writes) if (expectation(w) === 'either') w.settled = 'not-applied';
   }
 
@@ -134,32 +158,46 @@ class DocumentCheck {
 
     const numbers = listed.map((v) => v.version);
     const expected = Array.from({ length: listed.length }, (_, i) => listed.length - i);
-    if (numbers.join() !== expected.join()) this.problem(`versions are numbered ${numbers.join(',')}, not ${listed.length}..1`);
+    if (numbers.join() !== expected.join())
+      this.problem(`versions are numbered ${numbers.join(',')}, not ${listed.length}..1`);
 
     const revisions = await this.target.store.listRevisions(this.id);
-    if (revisions.map((r) => r.number).join() !== numbers.join()) this.problem('the store and the API list different revisions');
+    if (revisions.map((r) => r.number).join() !== numbers.join())
+      this.problem('the store and the API list different revisions');
     const stored: Stored[] = [];
     for (const record of revisions.reverse()) {
       const json = await this.checkBlob(record.canonicalHash, `version ${record.number}'s JSON`);
       const content = json && (JSON.parse(json.toString('utf8')) as Content);
       const listedAs = listed.find((v) => v.version === record.number)?.documentVersion;
-      if (content && listedAs !== content.catalog.metadata.version) this.problem(`version ${record.number} is listed as ${listedAs}, but its content says ${content.catalog.metadata.version}`);
-      stored.push({ record, ...(content ? { content, ...this.identify(record, content, stored.at(-1)?.content) } : {}) });
+      if (content && listedAs !== content.catalog.metadata.version)
+        this.problem(
+          `version ${record.number} is listed as ${listedAs}, but its content says ${content.catalog.metadata.version}`,
+        );
+      stored.push({
+        record,
+        ...(content ? { content, ...this.identify(record, content, stored.at(-1)?.content) } : {}),
+      });
     }
 
     const numberOf = new Map<Attempt, number>();
-    for (const { record: { number }, write } of stored) {
+    for (const {
+      record: { number },
+      write,
+    } of stored) {
       if (!write) continue;
-      if (numberOf.has(write)) this.problem(`${attemptName(write)} is stored twice, as versions ${numberOf.get(write)} and ${number}`);
+      if (numberOf.has(write))
+        this.problem(`${attemptName(write)} is stored twice, as versions ${numberOf.get(write)} and ${number}`);
       if (expectation(write) === 'absent') this.problem(`${attemptName(write)} is stored as version ${number}`);
       if ((write.kind === 'create') !== (number === 1)) this.problem(`${attemptName(write)} is version ${number}`);
-      if (write.number !== undefined && write.number !== number) this.problem(`${attemptName(write)} was version ${write.number} at an earlier restart, now ${number}`);
+      if (write.number !== undefined && write.number !== number)
+        this.problem(`${attemptName(write)} was version ${write.number} at an earlier restart, now ${number}`);
       write.number = number;
       numberOf.set(write, number);
     }
     for (const w of this.writes) {
       const state = expectation(w);
-      if (state === 'present' && !numberOf.has(w)) this.findings.losses.push(`${this.id}: ${attemptName(w)} is missing from its versions`);
+      if (state === 'present' && !numberOf.has(w))
+        this.findings.losses.push(`${this.id}: ${attemptName(w)} is missing from its versions`);
       if (state === 'either') w.settled = numberOf.has(w) ? 'applied' : 'not-applied';
     }
     this.checkOrder(numberOf);
@@ -172,30 +210,45 @@ class DocumentCheck {
    * The write that made a revision: a content write by its metadata/version, an upload by the
    * resource it adds to the content of the revision before, which must otherwise be unchanged.
    */
-  private identify(record: RevisionRecord, content: Content, previous: Content | undefined): Pick<Stored, 'write' | 'adds'> {
+  private identify(
+    record: RevisionRecord,
+    content: Content,
+    previous: Content | undefined,
+  ): Pick<Stored, 'write' | 'adds'> {
     const resources = resourcesIn(content);
     if (resources.length === 0) {
       const marker = content.catalog.metadata.version;
       const write = this.byMarker.get(marker);
       if (!write || write.revision!.upload) {
-        this.problem(`version ${record.number} is marked ${JSON.stringify(marker)}, which no client sent for this document`);
+        this.problem(
+          `version ${record.number} is marked ${JSON.stringify(marker)}, which no client sent for this document`,
+        );
         return {};
       }
-      if (record.originalHash !== write.revision!.sha256) this.problem(`version ${record.number}'s original is not the bytes sent for ${marker}`);
+      if (record.originalHash !== write.revision!.sha256)
+        this.problem(`version ${record.number}'s original is not the bytes sent for ${marker}`);
       return { write };
     }
     const adds = resources.at(-1)!;
     const write = this.byMarker.get(String(adds.title));
     if (!write?.revision!.upload) {
-      this.problem(`version ${record.number} adds a resource titled ${JSON.stringify(adds.title)}, which no client uploaded to this document`);
+      this.problem(
+        `version ${record.number} adds a resource titled ${JSON.stringify(adds.title)}, which no client uploaded to this document`,
+      );
       return {};
     }
     const name = attemptName(write);
-    if (!previous || !isDeepStrictEqual(withoutNewestResource(content), previous)) this.problem(`version ${record.number}, ${name}, is not version ${record.number - 1} with one more resource`);
+    if (!previous || !isDeepStrictEqual(withoutNewestResource(content), previous))
+      this.problem(`version ${record.number}, ${name}, is not version ${record.number - 1} with one more resource`);
     const hash = adds.rlinks?.[0]?.hashes?.[0]?.value;
-    if (hash !== write.revision!.sha256) this.problem(`version ${record.number}'s resource for ${name} gives the hash ${hash}, not that of the file sent`);
-    if (write.resource && write.resource.uuid !== adds.uuid) this.problem(`${name} was answered with resource ${write.resource.uuid}, but version ${record.number} adds ${adds.uuid}`);
-    if (write.resource && write.resource.sha256 !== write.revision!.sha256) this.problem(`${name} was answered with the hash ${write.resource.sha256}, not that of the file sent`);
+    if (hash !== write.revision!.sha256)
+      this.problem(`version ${record.number}'s resource for ${name} gives the hash ${hash}, not that of the file sent`);
+    if (write.resource && write.resource.uuid !== adds.uuid)
+      this.problem(
+        `${name} was answered with resource ${write.resource.uuid}, but version ${record.number} adds ${adds.uuid}`,
+      );
+    if (write.resource && write.resource.sha256 !== write.revision!.sha256)
+      this.problem(`${name} was answered with the hash ${write.resource.sha256}, not that of the file sent`);
     return { write, adds };
   }
 
@@ -205,16 +258,25 @@ class DocumentCheck {
     for (const [earlier, n] of stored) {
       if (earlier.answeredAt === undefined) continue;
       for (const [later, m] of stored) {
-        if (earlier.answeredAt < later.sentAt && n >= m) this.problem(`${attemptName(earlier)} was acknowledged before ${attemptName(later)} was sent, yet is version ${n} against ${m}`);
+        if (earlier.answeredAt < later.sentAt && n >= m)
+          this.problem(
+            `${attemptName(earlier)} was acknowledged before ${attemptName(later)} was sent, yet is version ${n} against ${m}`,
+          );
       }
     }
   }
 
   private async checkCurrent(newest: RevisionRecord | undefined): Promise<void> {
-    const current = await api(this.target.url, 'GET', `/oscal/v1/catalog/${this.id}`, { token: this.target.token, accept: 'application/json', timeoutMs: TIMEOUT_MS });
+    const current = await api(this.target.url, 'GET', `/oscal/v1/catalog/${this.id}`, {
+      token: this.target.token,
+      accept: 'application/json',
+      timeoutMs: TIMEOUT_MS,
+    });
     if (current.status !== 200) return this.problem(`GET answered ${current.status} while its versions are listed`);
-    if (sha256(current.body) !== newest?.canonicalHash) this.problem(`GET does not return the JSON form of the newest version, ${newest?.number}`);
-    if (current.headers.etag !== `W/"${sha256(current.body)}"`) this.problem(`GET's body does not hash to its ETag ${current.headers.etag}`);
+    if (sha256(current.body) !== newest?.canonicalHash)
+      this.problem(`GET does not return the JSON form of the newest version, ${newest?.number}`);
+    if (current.headers.etag !== `W/"${sha256(current.body)}"`)
+      this.problem(`GET's body does not hash to its ETag ${current.headers.etag}`);
   }
 
   /** Every blob of every revision; the JSON forms were read when the revisions were identified. */
@@ -240,7 +302,8 @@ class DocumentCheck {
     for (const { write, adds } of stored) {
       if (!write || !adds) continue;
       if (current.has(adds.uuid)) await this.checkFile(write, adds.uuid);
-      else if (await this.target.store.getAttachment(this.id, adds.uuid)) this.problem(`the file of ${attemptName(write)} is still held, though its resource was dropped`);
+      else if (await this.target.store.getAttachment(this.id, adds.uuid))
+        this.problem(`the file of ${attemptName(write)} is still held, though its resource was dropped`);
     }
   }
 
@@ -251,14 +314,27 @@ class DocumentCheck {
     const missing = (what: string) => {
       (write.outcome === 'acked' ? this.findings.losses : this.findings.problems).push(`${this.id}: ${name}: ${what}`);
     };
-    const got = await api(this.target.url, 'GET', `/oscal/v1/catalog/${this.id}/attachment/${uuid}`, { token: this.target.token, timeoutMs: TIMEOUT_MS });
+    const got = await api(this.target.url, 'GET', `/oscal/v1/catalog/${this.id}/attachment/${uuid}`, {
+      token: this.target.token,
+      timeoutMs: TIMEOUT_MS,
+    });
     if (got.status !== 200) return missing(`GET of its file answered ${got.status}: ${got.text.slice(0, 200)}`);
-    if (sha256(got.body) !== sent) return this.problem(`${name}: GET of its file returns other bytes (${got.body.length} bytes)`);
+    if (sha256(got.body) !== sent)
+      return this.problem(`${name}: GET of its file returns other bytes (${got.body.length} bytes)`);
     const held = await this.target.store.getAttachment(this.id, uuid);
-    if (held?.hash !== sent) return missing(`the store holds ${held ? `the file ${held.hash}` : 'no file'} for its resource`);
+    if (held?.hash !== sent)
+      return missing(`the store holds ${held ? `the file ${held.hash}` : 'no file'} for its resource`);
     const kept = await this.target.store.getAttachmentBytes(held.hash);
     if (!kept) return missing(`blob ${held.hash} is missing`);
-    if (!this.checkEncoding(held.hash, kept.data, kept.plain ? (bytes) => bytes : gunzipSync, `the file of ${name} (${kept.plain ? 'plain' : 'gzip'})`)) return;
+    if (
+      !this.checkEncoding(
+        held.hash,
+        kept.data,
+        kept.plain ? (bytes) => bytes : gunzipSync,
+        `the file of ${name} (${kept.plain ? 'plain' : 'gzip'})`,
+      )
+    )
+      return;
     this.findings.files++;
     if (kept.plain) this.findings.plainFiles++;
     write.fileVerified = true;
@@ -277,7 +353,12 @@ class DocumentCheck {
     return bytes;
   }
 
-  private checkEncoding(hash: string, stored: Buffer, decode: (bytes: Buffer) => Buffer, what: string): Buffer | undefined {
+  private checkEncoding(
+    hash: string,
+    stored: Buffer,
+    decode: (bytes: Buffer) => Buffer,
+    what: string,
+  ): Buffer | undefined {
     this.findings.blobs++;
     let bytes: Buffer;
     try {

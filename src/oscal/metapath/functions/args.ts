@@ -6,7 +6,18 @@
  */
 import { castAs } from '../casts.js';
 import { MetapathError } from '../errors.js';
-import { Atom, atomize, isNode, type Atomic, type Item, type MetaNode, type Sequence, XArray, XFunction, XMap } from '../items.js';
+import {
+  Atom,
+  atomize,
+  isNode,
+  type Atomic,
+  type Item,
+  type MetaNode,
+  type Sequence,
+  XArray,
+  XFunction,
+  XMap,
+} from '../items.js';
 import { asFunction } from '../lookup.js';
 
 const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth'];
@@ -20,25 +31,34 @@ function typeError(fn: string, index: number, expected: string, got: string): Me
 }
 
 function describe(value: Atomic): string {
-  return typeof value === 'string' ? 'a string' : typeof value === 'number' ? 'an integer' : typeof value === 'boolean' ? 'a boolean' : `an xs:${value.type}`;
+  return typeof value === 'string'
+    ? 'a string'
+    : typeof value === 'number'
+      ? 'an integer'
+      : typeof value === 'boolean'
+        ? 'a boolean'
+        : `an xs:${value.type}`;
 }
 
 /** Zero or one atomic value. */
 export function optAtomic(seq: Sequence, fn: string, index: number): Atomic | undefined {
   const atoms = atomize(seq);
-  if (atoms.length > 1) throw new MetapathError('XPTY0004', `${argName(fn, index)} must be one value at most, not ${atoms.length}`);
+  if (atoms.length > 1)
+    throw new MetapathError('XPTY0004', `${argName(fn, index)} must be one value at most, not ${atoms.length}`);
   return atoms[0];
 }
 
 export function oneAtomic(seq: Sequence, fn: string, index: number): Atomic {
   const value = optAtomic(seq, fn, index);
-  if (value === undefined) throw new MetapathError('XPTY0004', `${argName(fn, index)} must be a value, not an empty sequence`);
+  if (value === undefined)
+    throw new MetapathError('XPTY0004', `${argName(fn, index)} must be a value, not an empty sequence`);
   return value;
 }
 
 function asString(value: Atomic, fn: string, index: number): string {
   if (typeof value === 'string') return value;
-  if (value instanceof Atom && (value.type === 'untypedAtomic' || value.type === 'anyURI')) return value.value as string;
+  if (value instanceof Atom && (value.type === 'untypedAtomic' || value.type === 'anyURI'))
+    return value.value as string;
   throw typeError(fn, index, 'a string', describe(value));
 }
 
@@ -76,8 +96,9 @@ export function optNumeric(seq: Sequence, fn: string, index: number): Atomic | u
 /** A number argument as a JavaScript number (xs:double after promotion). */
 export function oneNumber(seq: Sequence, fn: string, index: number): number {
   const value = optNumeric(seq, fn, index);
-  if (value === undefined) throw new MetapathError('XPTY0004', `${argName(fn, index)} must be a number, not an empty sequence`);
-  return typeof value === 'number' ? value : (value as Atom).value as number;
+  if (value === undefined)
+    throw new MetapathError('XPTY0004', `${argName(fn, index)} must be a number, not an empty sequence`);
+  return typeof value === 'number' ? value : ((value as Atom).value as number);
 }
 
 export function oneInteger(seq: Sequence, fn: string, index: number): number {
@@ -95,7 +116,8 @@ export function oneBoolean(seq: Sequence, fn: string, index: number): boolean {
 }
 
 export function optNode(seq: Sequence, fn: string, index: number): MetaNode | undefined {
-  if (seq.length > 1) throw new MetapathError('XPTY0004', `${argName(fn, index)} must be one node at most, not ${seq.length} items`);
+  if (seq.length > 1)
+    throw new MetapathError('XPTY0004', `${argName(fn, index)} must be one node at most, not ${seq.length} items`);
   const item = seq[0];
   if (item === undefined) return undefined;
   if (!isNode(item)) throw new MetapathError('XPTY0004', `${argName(fn, index)} must be a node`);
@@ -103,7 +125,8 @@ export function optNode(seq: Sequence, fn: string, index: number): MetaNode | un
 }
 
 export function oneItem(seq: Sequence, fn: string, index: number): Item {
-  if (seq.length !== 1) throw new MetapathError('XPTY0004', `${argName(fn, index)} must be exactly one item, not ${seq.length}`);
+  if (seq.length !== 1)
+    throw new MetapathError('XPTY0004', `${argName(fn, index)} must be exactly one item, not ${seq.length}`);
   return seq[0]!;
 }
 
@@ -123,7 +146,11 @@ export function oneArray(seq: Sequence, fn: string, index: number): XArray {
 export function oneFunction(seq: Sequence, fn: string, index: number, arity: number): XFunction {
   const item = oneItem(seq, fn, index);
   if (item instanceof XFunction) {
-    if (item.arity !== arity) throw new MetapathError('XPTY0004', `${argName(fn, index)} must be a function of ${arity} argument${arity === 1 ? '' : 's'}, not ${item.arity}`);
+    if (item.arity !== arity)
+      throw new MetapathError(
+        'XPTY0004',
+        `${argName(fn, index)} must be a function of ${arity} argument${arity === 1 ? '' : 's'}, not ${item.arity}`,
+      );
     return item;
   }
   if ((item instanceof XMap || item instanceof XArray) && arity === 1) return asFunction(item);

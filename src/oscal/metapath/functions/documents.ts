@@ -25,28 +25,37 @@ function resolve(relative: string, base: string | undefined): string {
 }
 
 define(NS.fn, {
-  doc: [1, ([href], ctx) => {
-    const uri = optString(href!, 'fn:doc', 0);
-    if (uri === undefined) return EMPTY;
-    const node = documentAt(uri, ctx);
-    if (node === null) {
-      const reason = ctx.dyn.documents?.reason?.(uri);
-      throw new MetapathError('FODC0002', `the document "${uri}" cannot be retrieved${reason ? `: ${reason}` : ''}`);
-    }
-    return [node];
-  }],
-  'doc-available': [1, ([href], ctx) => {
-    const uri = optString(href!, 'fn:doc-available', 0);
-    return [uri !== undefined && documentAt(uri, ctx) !== null];
-  }],
-  'resolve-uri': [[1, 2], ([relative, base], ctx) => {
-    const rel = optString(relative!, 'fn:resolve-uri', 0);
-    if (rel === undefined) return EMPTY;
-    const against = base === undefined ? ctx.dyn.baseUri : oneString(base, 'fn:resolve-uri', 1);
-    if (against === undefined && !/^[a-z][a-z0-9+.-]*:/i.test(rel)) {
-      throw new MetapathError('FONS0005', `"${rel}" is relative and there is no base URI to resolve it against`);
-    }
-    return [resolve(rel, against)];
-  }],
+  doc: [
+    1,
+    ([href], ctx) => {
+      const uri = optString(href!, 'fn:doc', 0);
+      if (uri === undefined) return EMPTY;
+      const node = documentAt(uri, ctx);
+      if (node === null) {
+        const reason = ctx.dyn.documents?.reason?.(uri);
+        throw new MetapathError('FODC0002', `the document "${uri}" cannot be retrieved${reason ? `: ${reason}` : ''}`);
+      }
+      return [node];
+    },
+  ],
+  'doc-available': [
+    1,
+    ([href], ctx) => {
+      const uri = optString(href!, 'fn:doc-available', 0);
+      return [uri !== undefined && documentAt(uri, ctx) !== null];
+    },
+  ],
+  'resolve-uri': [
+    [1, 2],
+    ([relative, base], ctx) => {
+      const rel = optString(relative!, 'fn:resolve-uri', 0);
+      if (rel === undefined) return EMPTY;
+      const against = base === undefined ? ctx.dyn.baseUri : oneString(base, 'fn:resolve-uri', 1);
+      if (against === undefined && !/^[a-z][a-z0-9+.-]*:/i.test(rel)) {
+        throw new MetapathError('FONS0005', `"${rel}" is relative and there is no base URI to resolve it against`);
+      }
+      return [resolve(rel, against)];
+    },
+  ],
   'static-base-uri': [0, (_, ctx) => (ctx.dyn.baseUri === undefined ? EMPTY : [ctx.dyn.baseUri])],
 });

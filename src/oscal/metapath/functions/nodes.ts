@@ -42,15 +42,17 @@ export function metapathOf(node: MetaNode): string {
 
 function subtreeRelation(nodes: MetaNode[], keepAncestors: boolean): MetaNode[] {
   const set = new Set(nodes);
-  return documentOrder(nodes.filter((n) => {
-    if (keepAncestors) {
-      // outermost: no ancestor of n is in the set.
-      for (let p = n.parent; p; p = p.parent) if (set.has(p)) return false;
-      return true;
-    }
-    // innermost: no other node of the set has n as its ancestor.
-    return !nodes.some((m) => m !== n && isAncestor(n, m));
-  }));
+  return documentOrder(
+    nodes.filter((n) => {
+      if (keepAncestors) {
+        // outermost: no ancestor of n is in the set.
+        for (let p = n.parent; p; p = p.parent) if (set.has(p)) return false;
+        return true;
+      }
+      // innermost: no other node of the set has n as its ancestor.
+      return !nodes.some((m) => m !== n && isAncestor(n, m));
+    }),
+  );
 }
 
 function isAncestor(a: MetaNode, b: MetaNode): boolean {
@@ -66,39 +68,63 @@ function nodes(seq: Sequence, fn: string): MetaNode[] {
 }
 
 define(NS.fn, {
-  name: [[0, 1], (args, ctx) => {
-    const node = nodeArg(args, ctx, 'fn:name');
-    return [node && node.kind !== 'document' ? node.name : ''];
-  }],
-  'local-name': [[0, 1], (args, ctx) => {
-    const node = nodeArg(args, ctx, 'fn:local-name');
-    return [node && node.kind !== 'document' ? node.name : ''];
-  }],
-  'namespace-uri': [[0, 1], (args, ctx) => {
-    nodeArg(args, ctx, 'fn:namespace-uri');
-    return [''];
-  }],
-  root: [[0, 1], (args, ctx) => {
-    const node = nodeArg(args, ctx, 'fn:root');
-    return node ? [rootOf(node)] : EMPTY;
-  }],
-  path: [[0, 1], (args, ctx) => {
-    const node = nodeArg(args, ctx, 'fn:path');
-    return node ? [metapathOf(node)] : EMPTY;
-  }],
-  'has-children': [[0, 1], (args, ctx) => {
-    const node = nodeArg(args, ctx, 'fn:has-children');
-    return [node !== undefined && node.children().length > 0];
-  }],
+  name: [
+    [0, 1],
+    (args, ctx) => {
+      const node = nodeArg(args, ctx, 'fn:name');
+      return [node && node.kind !== 'document' ? node.name : ''];
+    },
+  ],
+  'local-name': [
+    [0, 1],
+    (args, ctx) => {
+      const node = nodeArg(args, ctx, 'fn:local-name');
+      return [node && node.kind !== 'document' ? node.name : ''];
+    },
+  ],
+  'namespace-uri': [
+    [0, 1],
+    (args, ctx) => {
+      nodeArg(args, ctx, 'fn:namespace-uri');
+      return [''];
+    },
+  ],
+  root: [
+    [0, 1],
+    (args, ctx) => {
+      const node = nodeArg(args, ctx, 'fn:root');
+      return node ? [rootOf(node)] : EMPTY;
+    },
+  ],
+  path: [
+    [0, 1],
+    (args, ctx) => {
+      const node = nodeArg(args, ctx, 'fn:path');
+      return node ? [metapathOf(node)] : EMPTY;
+    },
+  ],
+  'has-children': [
+    [0, 1],
+    (args, ctx) => {
+      const node = nodeArg(args, ctx, 'fn:has-children');
+      return [node !== undefined && node.children().length > 0];
+    },
+  ],
   innermost: [1, ([seq]) => subtreeRelation(nodes(seq!, 'fn:innermost'), false)],
   outermost: [1, ([seq]) => subtreeRelation(nodes(seq!, 'fn:outermost'), true)],
-  'document-uri': [[0, 1], (args, ctx) => {
-    const node = nodeArg(args, ctx, 'fn:document-uri');
-    return node?.kind === 'document' && node.document.uri !== undefined ? [node.document.uri] : EMPTY;
-  }],
-  'base-uri': [[0, 1], (args, ctx) => {
-    const node = nodeArg(args, ctx, 'fn:base-uri');
-    const uri = node?.document.uri ?? ctx.dyn.baseUri;
-    return uri === undefined ? EMPTY : [uri];
-  }],
+  'document-uri': [
+    [0, 1],
+    (args, ctx) => {
+      const node = nodeArg(args, ctx, 'fn:document-uri');
+      return node?.kind === 'document' && node.document.uri !== undefined ? [node.document.uri] : EMPTY;
+    },
+  ],
+  'base-uri': [
+    [0, 1],
+    (args, ctx) => {
+      const node = nodeArg(args, ctx, 'fn:base-uri');
+      const uri = node?.document.uri ?? ctx.dyn.baseUri;
+      return uri === undefined ? EMPTY : [uri];
+    },
+  ],
 });

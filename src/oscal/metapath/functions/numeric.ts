@@ -4,7 +4,17 @@ import { castAs } from '../casts.js';
 import { valueCompare } from '../compare.js';
 import { NS } from '../context.js';
 import { MetapathError } from '../errors.js';
-import { Atom, atomize, EMPTY, isNumeric, numericValue, stringOf, typeOf, type Atomic, type Sequence } from '../items.js';
+import {
+  Atom,
+  atomize,
+  EMPTY,
+  isNumeric,
+  numericValue,
+  stringOf,
+  typeOf,
+  type Atomic,
+  type Sequence,
+} from '../items.js';
 import { oneInteger, optNumeric, oneNumber } from './args.js';
 import { define, type FunctionImpl } from './registry.js';
 
@@ -48,7 +58,11 @@ function extreme(seq: Sequence, fn: string, pick: 'lt' | 'gt', timezone: number)
     try {
       if (valueCompare(pick, v, best, timezone)) best = v;
     } catch (e) {
-      if (e instanceof MetapathError) throw new MetapathError('FORG0006', `${fn} needs values of one comparable type, but has xs:${typeOf(best)} and xs:${typeOf(v)}`);
+      if (e instanceof MetapathError)
+        throw new MetapathError(
+          'FORG0006',
+          `${fn} needs values of one comparable type, but has xs:${typeOf(best)} and xs:${typeOf(v)}`,
+        );
       throw e;
     }
   }
@@ -62,54 +76,79 @@ function math(name: string, f: (n: number) => number): [number, FunctionImpl] {
 }
 
 define(NS.fn, {
-  number: [[0, 1], (args, ctx) => {
-    const items = args.length === 0 ? [ctx.contextItem()] : args[0]!;
-    const atoms = atomize(items);
-    if (atoms.length === 0) return [new Atom('double', NaN)];
-    try {
-      return [castAs(atoms[0]!, 'double')];
-    } catch (e) {
-      if (e instanceof MetapathError) return [new Atom('double', NaN)];
-      throw e;
-    }
-  }],
-  abs: [1, (args) => {
-    const v = numericArg(args, 'fn:abs');
-    return v === undefined ? EMPTY : [sameType(v, Math.abs)];
-  }],
-  ceiling: [1, (args) => {
-    const v = numericArg(args, 'fn:ceiling');
-    return v === undefined ? EMPTY : [sameType(v, Math.ceil)];
-  }],
-  floor: [1, (args) => {
-    const v = numericArg(args, 'fn:floor');
-    return v === undefined ? EMPTY : [sameType(v, Math.floor)];
-  }],
-  round: [[1, 2], (args) => {
-    const v = numericArg(args, 'fn:round');
-    const precision = args[1] === undefined ? 0 : oneInteger(args[1], 'fn:round', 1);
-    return v === undefined ? EMPTY : [sameType(v, (n) => (Number.isFinite(n) ? roundHalfUp(n, precision) : n))];
-  }],
-  'round-half-to-even': [[1, 2], (args) => {
-    const v = numericArg(args, 'fn:round-half-to-even');
-    const precision = args[1] === undefined ? 0 : oneInteger(args[1], 'fn:round-half-to-even', 1);
-    return v === undefined ? EMPTY : [sameType(v, (n) => (Number.isFinite(n) ? roundHalfEven(n, precision) : n))];
-  }],
-  sum: [[1, 2], ([seq, zero]) => {
-    const values = aggregateValues(seq!);
-    if (values.length === 0) return zero === undefined ? [0] : atomize(zero);
-    let total = values[0]!;
-    for (const v of values.slice(1)) total = arithmetic('+', total, v);
-    if (typeof total === 'string' || typeof total === 'boolean') throw new MetapathError('FORG0006', `fn:sum adds numbers and durations, not ${stringOf(total)}`);
-    return [total];
-  }],
-  avg: [1, ([seq]) => {
-    const values = aggregateValues(seq!);
-    if (values.length === 0) return EMPTY;
-    let total = values[0]!;
-    for (const v of values.slice(1)) total = arithmetic('+', total, v);
-    return [arithmetic('div', total, values.length)];
-  }],
+  number: [
+    [0, 1],
+    (args, ctx) => {
+      const items = args.length === 0 ? [ctx.contextItem()] : args[0]!;
+      const atoms = atomize(items);
+      if (atoms.length === 0) return [new Atom('double', NaN)];
+      try {
+        return [castAs(atoms[0]!, 'double')];
+      } catch (e) {
+        if (e instanceof MetapathError) return [new Atom('double', NaN)];
+        throw e;
+      }
+    },
+  ],
+  abs: [
+    1,
+    (args) => {
+      const v = numericArg(args, 'fn:abs');
+      return v === undefined ? EMPTY : [sameType(v, Math.abs)];
+    },
+  ],
+  ceiling: [
+    1,
+    (args) => {
+      const v = numericArg(args, 'fn:ceiling');
+      return v === undefined ? EMPTY : [sameType(v, Math.ceil)];
+    },
+  ],
+  floor: [
+    1,
+    (args) => {
+      const v = numericArg(args, 'fn:floor');
+      return v === undefined ? EMPTY : [sameType(v, Math.floor)];
+    },
+  ],
+  round: [
+    [1, 2],
+    (args) => {
+      const v = numericArg(args, 'fn:round');
+      const precision = args[1] === undefined ? 0 : oneInteger(args[1], 'fn:round', 1);
+      return v === undefined ? EMPTY : [sameType(v, (n) => (Number.isFinite(n) ? roundHalfUp(n, precision) : n))];
+    },
+  ],
+  'round-half-to-even': [
+    [1, 2],
+    (args) => {
+      const v = numericArg(args, 'fn:round-half-to-even');
+      const precision = args[1] === undefined ? 0 : oneInteger(args[1], 'fn:round-half-to-even', 1);
+      return v === undefined ? EMPTY : [sameType(v, (n) => (Number.isFinite(n) ? roundHalfEven(n, precision) : n))];
+    },
+  ],
+  sum: [
+    [1, 2],
+    ([seq, zero]) => {
+      const values = aggregateValues(seq!);
+      if (values.length === 0) return zero === undefined ? [0] : atomize(zero);
+      let total = values[0]!;
+      for (const v of values.slice(1)) total = arithmetic('+', total, v);
+      if (typeof total === 'string' || typeof total === 'boolean')
+        throw new MetapathError('FORG0006', `fn:sum adds numbers and durations, not ${stringOf(total)}`);
+      return [total];
+    },
+  ],
+  avg: [
+    1,
+    ([seq]) => {
+      const values = aggregateValues(seq!);
+      if (values.length === 0) return EMPTY;
+      let total = values[0]!;
+      for (const v of values.slice(1)) total = arithmetic('+', total, v);
+      return [arithmetic('div', total, values.length)];
+    },
+  ],
   min: [[1, 2], ([seq], ctx) => extreme(seq!, 'fn:min', 'lt', ctx.dyn.timezone)],
   max: [[1, 2], ([seq], ctx) => extreme(seq!, 'fn:max', 'gt', ctx.dyn.timezone)],
 });
@@ -127,6 +166,13 @@ define(NS.math, {
   asin: math('asin', Math.asin),
   acos: math('acos', Math.acos),
   atan: math('atan', Math.atan),
-  pow: [2, ([a, b]) => (a!.length === 0 ? EMPTY : [new Atom('double', oneNumber(a!, 'math:pow', 0) ** oneNumber(b!, 'math:pow', 1))])],
-  atan2: [2, ([a, b]) => [new Atom('double', Math.atan2(oneNumber(a!, 'math:atan2', 0), oneNumber(b!, 'math:atan2', 1)))]],
+  pow: [
+    2,
+    ([a, b]) =>
+      a!.length === 0 ? EMPTY : [new Atom('double', oneNumber(a!, 'math:pow', 0) ** oneNumber(b!, 'math:pow', 1))],
+  ],
+  atan2: [
+    2,
+    ([a, b]) => [new Atom('double', Math.atan2(oneNumber(a!, 'math:atan2', 0), oneNumber(b!, 'math:atan2', 1)))],
+  ],
 });

@@ -38,5 +38,7 @@ export function lookupFunction(ns: string, local: string, arity: number): Functi
 
 /** The arities a function name has, for an error that says which exist. */
 export function aritiesOf(ns: string, local: string): string[] {
-  return (table.get(`${ns} ${local}`) ?? []).map((d) => (d.min === d.max ? String(d.min) : d.max === Infinity ? `${d.min} or more` : `${d.min}-${d.max}`));
+  return (table.get(`${ns} ${local}`) ?? []).map((d) =>
+    d.min === d.max ? String(d.min) : d.max === Infinity ? `${d.min} or more` : `${d.min}-${d.max}`,
+  );
 }

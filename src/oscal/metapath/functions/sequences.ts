@@ -29,7 +29,8 @@ function itemsEqual(x: Item, y: Item, timezone: number): boolean {
     if (!(x instanceof XArray) || !(y instanceof XArray) || x.members.length !== y.members.length) return false;
     return x.members.every((m, i) => deepEqual(m, y.members[i]!, timezone));
   }
-  if (x instanceof XFunction || y instanceof XFunction) throw new MetapathError('FOTY0015', 'deep-equal cannot compare functions');
+  if (x instanceof XFunction || y instanceof XFunction)
+    throw new MetapathError('FOTY0015', 'deep-equal cannot compare functions');
   return atomicEqual(x, y, timezone);
 }
 
@@ -65,50 +66,71 @@ define(NS.fn, {
   tail: [1, ([seq]) => seq!.slice(1)],
   reverse: [1, ([seq]) => seq!.slice().reverse()],
   unordered: [1, ([seq]) => seq!],
-  'zero-or-one': [1, ([seq]) => {
-    if (seq!.length > 1) throw new MetapathError('FORG0003', `fn:zero-or-one was given ${seq!.length} items`);
-    return seq!;
-  }],
-  'one-or-more': [1, ([seq]) => {
-    if (seq!.length === 0) throw new MetapathError('FORG0004', 'fn:one-or-more was given an empty sequence');
-    return seq!;
-  }],
+  'zero-or-one': [
+    1,
+    ([seq]) => {
+      if (seq!.length > 1) throw new MetapathError('FORG0003', `fn:zero-or-one was given ${seq!.length} items`);
+      return seq!;
+    },
+  ],
+  'one-or-more': [
+    1,
+    ([seq]) => {
+      if (seq!.length === 0) throw new MetapathError('FORG0004', 'fn:one-or-more was given an empty sequence');
+      return seq!;
+    },
+  ],
   'exactly-one': [1, ([seq]) => exactlyOne(seq!, 'fn:exactly-one')],
-  'insert-before': [3, ([seq, position, inserts]) => {
-    const at = Math.max(1, oneInteger(position!, 'fn:insert-before', 1));
-    const items = seq!.slice();
-    items.splice(Math.min(at - 1, items.length), 0, ...inserts!);
-    return items;
-  }],
-  remove: [2, ([seq, position]) => {
-    const at = oneInteger(position!, 'fn:remove', 1);
-    return at < 1 || at > seq!.length ? seq! : [...seq!.slice(0, at - 1), ...seq!.slice(at)];
-  }],
-  subsequence: [[2, 3], ([seq, start, length]) => {
-    const first = Math.round(oneNumber(start!, 'fn:subsequence', 1));
-    const end = length === undefined ? Infinity : first + Math.round(oneNumber(length, 'fn:subsequence', 2));
-    if (Number.isNaN(first) || Number.isNaN(end)) return EMPTY;
-    return seq!.filter((_, i) => i + 1 >= first && i + 1 < end);
-  }],
-  'distinct-values': [[1, 2], ([seq], ctx) => {
-    const seen = new Set<string>();
-    const out: Item[] = [];
-    for (const v of atomize(seq!)) {
-      const key = keyOf(v, ctx.dyn.timezone);
-      if (!seen.has(key)) {
-        seen.add(key);
-        out.push(v);
+  'insert-before': [
+    3,
+    ([seq, position, inserts]) => {
+      const at = Math.max(1, oneInteger(position!, 'fn:insert-before', 1));
+      const items = seq!.slice();
+      items.splice(Math.min(at - 1, items.length), 0, ...inserts!);
+      return items;
+    },
+  ],
+  remove: [
+    2,
+    ([seq, position]) => {
+      const at = oneInteger(position!, 'fn:remove', 1);
+      return at < 1 || at > seq!.length ? seq! : [...seq!.slice(0, at - 1), ...seq!.slice(at)];
+    },
+  ],
+  subsequence: [
+    [2, 3],
+    ([seq, start, length]) => {
+      const first = Math.round(oneNumber(start!, 'fn:subsequence', 1));
+      const end = length === undefined ? Infinity : first + Math.round(oneNumber(length, 'fn:subsequence', 2));
+      if (Number.isNaN(first) || Number.isNaN(end)) return EMPTY;
+      return seq!.filter((_, i) => i + 1 >= first && i + 1 < end);
+    },
+  ],
+  'distinct-values': [
+    [1, 2],
+    ([seq], ctx) => {
+      const seen = new Set<string>();
+      const out: Item[] = [];
+      for (const v of atomize(seq!)) {
+        const key = keyOf(v, ctx.dyn.timezone);
+        if (!seen.has(key)) {
+          seen.add(key);
+          out.push(v);
+        }
       }
-    }
-    return out;
-  }],
-  'index-of': [[2, 3], ([seq, search], ctx) => {
-    const target = oneAtomic(search!, 'fn:index-of', 1);
-    const out: number[] = [];
-    atomize(seq!).forEach((v, i) => {
-      if (atomicEqual(v, target, ctx.dyn.timezone)) out.push(i + 1);
-    });
-    return out;
-  }],
+      return out;
+    },
+  ],
+  'index-of': [
+    [2, 3],
+    ([seq, search], ctx) => {
+      const target = oneAtomic(search!, 'fn:index-of', 1);
+      const out: number[] = [];
+      atomize(seq!).forEach((v, i) => {
+        if (atomicEqual(v, target, ctx.dyn.timezone)) out.push(i + 1);
+      });
+      return out;
+    },
+  ],
   'deep-equal': [[2, 3], ([a, b], ctx) => [deepEqual(a!, b!, ctx.dyn.timezone)]],
 });
