@@ -12,6 +12,7 @@ import { createFastify } from './fastify-instance.js';
 import { registerOpenApi } from './openapi.js';
 import { registerFastReads, registerGenericInterface, registerRegistryInterface } from './register-interfaces.js';
 import { registerOperations } from './register-operations.js';
+import { registerWeb } from './register-web.js';
 import type { Timeouts, TlsFiles } from './server-factory.js';
 
 export interface AppOptions {
@@ -54,6 +55,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerGenericInterface(app, options, services);
   await registerRegistryInterface(app, options, services);
   await registerOperations(app, options, services);
+  await registerWeb(app, options, services);
   registerFastReads(app, options, services, front);
   return app;
 }

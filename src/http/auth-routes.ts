@@ -33,13 +33,14 @@ const returnToQuery = {
  * session cookie and bearer JWTs with. Without settings (local mode) there is neither.
  */
 export async function signInRoutes(app: FastifyInstance, settings: SignInSettings | undefined): Promise<void> {
+  // The web interface's sign-in cookie needs cookies in local mode too.
+  await app.register(fastifyCookie);
   if (!settings) {
     app.decorate('signIn', null);
     return;
   }
   const signIn = new SignIn(settings, (message, error) => app.log.warn({ err: error }, message));
   app.decorate('signIn', signIn);
-  await app.register(fastifyCookie);
   // A wrong issuer then shows in the log at start, not first when someone tries to sign in.
   app.addHook('onReady', async () => void signIn.issuer.discover().catch(() => undefined));
 

@@ -60,15 +60,54 @@ async function fromSession(signIn: SignIn, request: FastifyRequest): Promise<Ide
   const cookie = request.cookies[SESSION_COOKIE];
   if (cookie === undefined) return ANONYMOUS;
   const identity = await signIn.cookies.openSession(cookie);
-  // Browsers send the cookie with requests that pages of other sites make; a write must come from this server's own origin.
-  const origin = request.headers.origin;
-  if (!SAFE_METHODS.has(request.method) && origin !== undefined && origin !== signIn.origin) {
+  refuseForeignWrite(request, signIn.origin);
+  return identity;
+}
+
+/**
+ * Browsers send cookies with requests that pages of other sites make; a write that a cookie
+ * authorizes must come from this server's own origin.
+ */
+export function refuseForeignWrite(request: FastifyRequest, ownOrigin: string): void {
+  if (isForeignWrite(request, ownOrigin)) {
     throw refuse(
       'forbidden',
-      `a session cookie does not authorize writes from pages of another site (Origin ${origin}); send a bearer token instead`,
+      `a session cookie does not authorize writes from pages of another site (Origin ${request.headers.origin}); send a bearer token instead`,
     );
   }
-  return identity;
+}
+
+/** A write that a page of another site sent (its Origin is another, or "null" from an opaque origin). */
+export function isForeignWrite(request: FastifyRequest, ownOrigin: string): boolean {
+  const origin = request.headers.origin;
+  return !SAFE_METHODS.has(request.method) && origin !== undefined && origin !== ownOrigin;
+}
+
+/** The web interface's cookie in local mode: the local API token that was signed in with (see src/http/web/session.ts). */
+export const WEB_TOKEN_COOKIE = 'depotToken';
+
+/**
+ * Who a request of the web interface is from: the API's credentials as identifyWithin takes them,
+ * else the token of the web sign-in cookie, looked up as a bearer token is (so revocation and
+ * expiry apply at once) and under the same failure limit and cross-site write rule.
+ */
+export async function identifyWebWithin(
+  failures: AuthFailures,
+  tokens: TokenCache,
+  request: FastifyRequest,
+  ownOrigin: string,
+): Promise<Identity> {
+  const token = request.cookies[WEB_TOKEN_COOKIE];
+  const apiCredentials =
+    request.headers.authorization !== undefined ||
+    (request.server.signIn !== null && request.cookies[SESSION_COOKIE] !== undefined);
+  if (token === undefined || apiCredentials) return identifyWithin(failures, tokens, request);
+  failures.check(request.ip);
+  refuseForeignWrite(request, ownOrigin);
+  const identity = await localTokenIdentity(tokens, token);
+  if (identity) return identity;
+  failures.failed(request.ip);
+  throw refuse('unauthenticated', 'the token you signed in with is unknown, expired or revoked; sign in again');
 }
 
 /**

@@ -81,6 +81,7 @@ ${items.join('\n')}
 </html>
 `;
   app.get('/', { schema: { hide: true } }, async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').send(page),
+    // Browsers asking for HTML get the web interface's home at this same path (src/http/register-web.ts).
+    reply.type('text/html; charset=utf-8').header('vary', 'Accept').send(page),
   );
 }

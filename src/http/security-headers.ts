@@ -14,6 +14,14 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 const DOCS_POLICY =
   "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'";
 const DOCS = /^\/docs(?:[/?]|$)/;
+
+/**
+ * The web interface's pages (src/http/register-web.ts): their own script, style and image files
+ * only, never inline script or style, forms only to this server, never framed.
+ */
+export const WEB_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
+  "form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 const HSTS = 'max-age=31536000';
 
 /** What every API answer carries; HSTS only where clients reach the server over HTTPS. */
