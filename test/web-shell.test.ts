@@ -219,3 +219,50 @@ describe('access rules', () => {
     assert.equal(res.status, 404);
   });
 });
+
+describe('history', () => {
+  test('versions listed newest first with author and time; an older one opens read-only; none for others', async () => {
+    const first = JSON.parse(catalog('History catalog, first words'));
+    const created = await api(server.url, 'POST', '/oscal/v1/catalog', {
+      token: alice,
+      body: JSON.stringify(first),
+      contentType: 'application/json',
+    });
+    assert.equal(created.status, 201, created.text);
+    const id: string = created.json()['catalog-list'][0]['content-uuid'];
+    first.catalog.metadata.title = 'History catalog, second words';
+    const replaced = await api(server.url, 'PUT', `/oscal/v1/catalog/${id}`, {
+      token: alice,
+      body: JSON.stringify(first),
+      contentType: 'application/json',
+    });
+    assert.equal(replaced.status, 204, replaced.text);
+
+    const cookie = cookieOf(await signIn(alice));
+    const current = await get(`/documents/catalog/${id}`, cookie);
+    assert.ok(current.text.includes(`href="/documents/catalog/${id}/versions"`), 'the owner is offered the history');
+    const list = await get(`/documents/catalog/${id}/versions`, cookie);
+    assert.equal(list.status, 200, list.text);
+    assert.equal(list.headers['content-security-policy'], WEB_POLICY);
+    const second = list.text.indexOf(`href="/documents/catalog/${id}/versions/2"`);
+    const firstLink = list.text.indexOf(`href="/documents/catalog/${id}/versions/1"`);
+    assert.ok(second >= 0 && firstLink > second, 'both versions, newest first');
+    assert.ok(list.text.includes('alice'));
+    assert.match(list.text, /<time datetime="\d{4}-\d{2}-\d{2}T/);
+
+    const old = await get(`/documents/catalog/${id}/versions/1`, cookie);
+    assert.equal(old.status, 200, old.text);
+    assert.ok(old.text.includes('History catalog, first words'));
+    assert.ok(!old.text.includes('History catalog, second words'));
+    assert.match(old.text, /Version 1, written by alice .*read-only/s);
+    assert.equal((await get(`/documents/catalog/${id}/versions/3`, cookie)).status, 404);
+
+    // Bob may not read the document: neither its history nor any version exists for him.
+    const bobCookie = cookieOf(await signIn(bob));
+    for (const path of [`/documents/catalog/${id}/versions`, `/documents/catalog/${id}/versions/1`]) {
+      const res = await get(path, bobCookie);
+      assert.equal(res.status, 404, `${path}: ${res.status}`);
+      assert.ok(!res.text.includes('History catalog'), res.text);
+    }
+  });
+});

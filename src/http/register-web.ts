@@ -12,6 +12,7 @@ import { WEB_POLICY } from './security-headers.js';
 import { assetRoutes } from './web/assets.js';
 import { browseRoutes } from './web/browse-page.js';
 import { documentRoutes } from './web/document-page.js';
+import { versionRoutes } from './web/versions-page.js';
 import { webErrorHandler } from './web/error-page.js';
 import type { SignInMode } from './web/layout.js';
 import { formBodies, sessionRoutes } from './web/session.js';
@@ -70,6 +71,7 @@ export async function registerWeb(app: FastifyInstance, options: AppOptions, ser
         content: services.content,
         signIn,
       });
+      versionRoutes(pages, { store: options.store, registry: services.registry, signIn });
     });
   });
 }

@@ -28,9 +28,10 @@ const documentParams = {
  * Above the document view, which shows the title and the metadata itself: where the document is
  * listed, and its downloads.
  */
-function documentBar(model: ModelName, base: string) {
+function documentBar(model: ModelName, base: string, mayManage: boolean) {
   return html`<div class="document-bar">
     <nav aria-label="Breadcrumb"><a href="/browse/${model}">${MODEL_LABELS[model]}</a></nav>
+    ${mayManage && html`<p class="history"><a href="${base}/versions">Versions</a></p>`}
     <p class="downloads">
       Download:
       ${FORMATS.map((format) => html` <a href="${base}/download/${format}" download>${format.toUpperCase()}</a>`)}
@@ -50,7 +51,7 @@ export function documentRoutes(app: FastifyInstance, deps: DocumentDeps): void {
       const base = `/documents/${model}/${id}`;
       const read = await documents.readableContent(request.identity, model, id);
       const view = documentView({ model, content: read.content.content, pageUrl: base });
-      const body = html`${documentBar(model, base)} ${view.body}`;
+      const body = html`${documentBar(model, base, read.rights.manage)} ${view.body}`;
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'private, no-cache')
