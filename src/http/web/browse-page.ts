@@ -4,6 +4,7 @@ import { MODELS, type ModelName } from '../../oscal/model/models.js';
 import { LIST_QUERYSTRING, listPage, SORTS, type ListQuerystring } from '../list-page.js';
 import { modelParam } from '../params.js';
 import { html } from './html.js';
+import { dataTable } from './table.js';
 import { MODEL_LABELS, page, type SignInMode } from './layout.js';
 
 const SORT_LABELS: Record<(typeof SORTS)[number], string> = {
@@ -88,22 +89,10 @@ export function browseRoutes(app: FastifyInstance, deps: { documents: DocumentSe
             ? html`<p class="empty">
                 No ${label.toLowerCase()} here that you may read${query.q ? ' with that title' : ''}.
               </p>`
-            : html`<table class="documents">
-                <caption>
-                  ${label} you may read
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Title</th>
-                    <th scope="col">Version</th>
-                    <th scope="col">OSCAL version</th>
-                    <th scope="col">Last modified</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${rows}
-                </tbody>
-              </table>`
+            : dataTable(['Title', 'Version', 'OSCAL version', 'Last modified'], rows, {
+                caption: `${label} you may read`,
+                className: 'documents',
+              })
         }
         ${next ? html`<p class="paging"><a href="${next}" rel="next">Next page</a></p>` : ''}`;
       return reply

@@ -5,6 +5,7 @@ import type { RegistryService } from '../../service/registry.js';
 import type { Store } from '../../store/types.js';
 import { idParam, modelParam } from '../params.js';
 import { html } from './html.js';
+import { dataTable } from './table.js';
 import { MODEL_LABELS, page, type SignInMode } from './layout.js';
 import { documentView } from './views/document.js';
 
@@ -60,23 +61,9 @@ export function versionRoutes(app: FastifyInstance, deps: VersionDeps): void {
           <a href="/documents/${model}/${id}">${current?.fields.title ?? id}</a>
         </nav>
         <h1>Versions</h1>
-        <table class="oscal-table">
-          <caption>
-            Every version, newest first; each opens read-only
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Version</th>
-              <th scope="col">Title</th>
-              <th scope="col">Document version</th>
-              <th scope="col">Author</th>
-              <th scope="col">Written</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${rows}
-          </tbody>
-        </table>`;
+        ${dataTable(['Version', 'Title', 'Document version', 'Author', 'Written'], rows, {
+          caption: 'Every version, newest first; each opens read-only',
+        })}`;
       const title = `Versions of ${current?.fields.title ?? id}`;
       return sendPage(reply, page({ title, identity: request.identity, signIn, body }).text);
     },

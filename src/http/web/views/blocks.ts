@@ -3,6 +3,7 @@
 // links, roles) tables, other objects headed sections. It must render any valid document of any
 // release, so it never assumes a property is there or has the expected shape.
 import { html, safeHref, type Html } from '../html.js';
+import { dataTable } from '../table.js';
 import { anchor, humanise, isRecord, textOf } from './anchors.js';
 import { childPlace, scalarType, type Place } from './field-types.js';
 import { markupLine, markupMultiline, type MarkupContext } from './markup.js';
@@ -69,16 +70,7 @@ function table(items: readonly Record<string, unknown>[], columns: string[], pla
         ${columns.map((c) => html`<td>${c in item ? scalar(item[c] as Scalar, place, c, walk) : ''}</td>`)}
       </tr>`,
   );
-  return html`<table class="oscal-table">
-    <thead>
-      <tr>
-        ${columns.map((c) => html`<th scope="col">${humanise(c)}</th>`)}
-      </tr>
-    </thead>
-    <tbody>
-      ${rows}
-    </tbody>
-  </table>`;
+  return dataTable(columns.map(humanise), rows);
 }
 
 // What names an item of a list best, by list: SSP requirements by control, by-components by component.

@@ -1,6 +1,7 @@
 // A profile: what it imports (and which controls), how it merges, and how it modifies them
 // (set-parameters as a table, alters as adds and removes); anything else through the generic blocks.
 import { html, type Html } from '../html.js';
+import { dataTable } from '../table.js';
 import { humanise, isRecord, recordsOf, textOf } from './anchors.js';
 import { backMatterSection, hrefLink } from './back-matter.js';
 import { objectBody, valueBlock, type Walk } from './blocks.js';
@@ -63,19 +64,7 @@ function setParameters(items: Record<string, unknown>[]): Html {
       <td>${markupLine(p['label'])}</td>
     </tr>`;
   });
-  return html`<table class="oscal-table">
-    <thead>
-      <tr>
-        <th scope="col">Parameter</th>
-        <th scope="col">Values</th>
-        <th scope="col">Selection</th>
-        <th scope="col">Label</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${rows}
-    </tbody>
-  </table>`;
+  return dataTable(['Parameter', 'Values', 'Selection', 'Label'], rows);
 }
 
 function alter(item: Record<string, unknown>, place: Place, walk: Walk): Html {
