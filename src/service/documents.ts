@@ -1,5 +1,6 @@
 import { grantsMatter, mayCreate, mayHoldLegally, rightsOver, seesEveryDocument, type Rights } from '../auth/policy.js';
 import { principalsOf, type Identity } from '../auth/identity.js';
+import type { AccessChange } from './access-change.js';
 import { OscalError } from '../oscal/errors.js';
 import { decodeDocumentBytes, parseOscal, type Format, type ParsedDocument } from '../oscal/formats/index.js';
 import { applyContentIdentifier, dropEmptyDocumentIds } from '../oscal/identifiers.js';
@@ -10,7 +11,6 @@ import {
   type AttachmentInput,
   type RevisionInput,
   type DocumentRecord,
-  type Grant,
   type ListQuery,
   type SortKey,
   type StoredFinding,
@@ -177,10 +177,15 @@ export class DocumentService {
   ): Promise<{ doc: DocumentRecord; rights: Rights }> {
     const doc = await this.store.getDocument(id);
     if (!doc || (model !== undefined && doc.model !== model)) throw notFound();
-    const grants = grantsMatter(identity, doc) ? await this.store.grantsFor(doc.id, principalsOf(identity)) : [];
-    const rights = rightsOver(identity, doc, grants);
+    const rights = await this.rightsOf(identity, doc);
     if (!rights.read) throw notFound();
     return { doc, rights };
+  }
+
+  /** What the caller may do with a document already in hand (an item of their list, say). */
+  async rightsOf(identity: Identity, doc: DocumentRecord): Promise<Rights> {
+    const grants = grantsMatter(identity, doc) ? await this.store.grantsFor(doc.id, principalsOf(identity)) : [];
+    return rightsOver(identity, doc, grants);
   }
 
   /** The document, the caller's rights and the content of its current revision. */
@@ -380,12 +385,7 @@ export class DocumentService {
     return this.accessRecord(id);
   }
 
-  async setAccess(
-    identity: Identity,
-    model: string,
-    id: string,
-    change: { visibility?: Visibility; grants?: Grant[]; legalHold?: boolean },
-  ): Promise<AccessRecord> {
+  async setAccess(identity: Identity, model: string, id: string, change: AccessChange): Promise<AccessRecord> {
     await this.access(identity, model, id);
     if (change.legalHold !== undefined && !mayHoldLegally(identity)) {
       throw refuse('forbidden', 'only an admin may set or lift a legal hold');

@@ -2,11 +2,11 @@ import multipart from '@fastify/multipart';
 import * as contentDisposition from 'content-disposition';
 import contentType from 'content-type';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import { plainBytes, type AttachmentService, type IncomingFile } from '../../service/attachments.js';
+import { type AttachmentService, type IncomingFile } from '../../service/attachments.js';
 import { refuse } from '../../errors.js';
 import { errorHandler, sendError } from '../errors.js';
 import { bodyOf, fileField, MULTIPART_LIMITS } from '../request-body.js';
-import { accepts, stillCurrent } from '../send-rendition.js';
+import { sendAttachment } from '../send-attachment.js';
 import { idParam, modelParam, resourceParam } from '../params.js';
 import {
   CONDITIONAL,
@@ -213,21 +213,7 @@ export async function attachmentRoutes(
     },
     async (request, reply) => {
       const { model, id, resource } = request.params;
-      const file = await attachments.read(request.identity, model, id, resource);
-      const etag = `W/"${file.hash}"`;
-      // A file is never run as a page of this site: downloaded, its type taken as given, sandboxed.
-      reply
-        .header('ETag', etag)
-        .header('Content-Disposition', contentDisposition.create(file.filename))
-        .header('X-Content-Type-Options', 'nosniff')
-        .header('Content-Security-Policy', 'sandbox')
-        .header('Vary', 'Accept-Encoding')
-        .header('Cache-Control', 'private, no-cache')
-        .type(file.mediaType);
-      if (stillCurrent(request.headers['if-none-match'], file.hash)) return reply.code(304).send();
-      if (file.gzipped && accepts(request.headers['accept-encoding'], 'gzip'))
-        return reply.header('Content-Encoding', 'gzip').send(file.data);
-      return reply.send(plainBytes(file));
+      return sendAttachment(request, reply, await attachments.read(request.identity, model, id, resource));
     },
   );
 

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { accessChangeOf, type AccessChange } from '../../service/access-change.js';
 import type { AliasService } from '../../service/aliases.js';
 import type { AttachmentService } from '../../service/attachments.js';
 import { retryWhenGone, type ContentService } from '../../service/content.js';
 import type { DocumentService } from '../../service/documents.js';
-import { refuse } from '../../errors.js';
 import { acceptedFormat, RESPONSE_TYPE } from '../../service/media-types.js';
 import type { RenditionWorkers } from '../../service/rendition-workers.js';
 import type { ResolutionService } from '../../service/resolution.js';
@@ -412,39 +412,7 @@ function accessBody(access: { owner: string; visibility: Visibility; legalHold: 
   return { owner: access.owner, visibility: access.visibility, 'legal-hold': access.legalHold, grants: access.grants };
 }
 
-const PRINCIPAL = /^(user|group):[^\s]{1,200}$/;
-
-/** The access body: `{"visibility": "public", "grants": [{"principal": "user:alice", "permission": "read"}], "legal-hold": true}`. */
-function parseAccessChange(request: FastifyRequest): {
-  visibility?: Visibility;
-  grants?: Grant[];
-  legalHold?: boolean;
-} {
-  const bad = (message: string) => refuse('bad-request', message);
-  const body = jsonBodyOf(request, 'the access settings are');
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw bad('the body must be an object with visibility, grants and/or legal-hold');
-  const { visibility, grants, 'legal-hold': legalHold, ...rest } = body as Record<string, unknown>;
-  if (Object.keys(rest).length)
-    throw bad(`unknown properties: ${Object.keys(rest).join(', ')}; allowed: visibility, grants, legal-hold`);
-  const change: { visibility?: Visibility; grants?: Grant[]; legalHold?: boolean } = {};
-  if (visibility !== undefined) {
-    if (visibility !== 'public' && visibility !== 'private') throw bad('visibility must be "public" or "private"');
-    change.visibility = visibility;
-  }
-  if (grants !== undefined) {
-    if (!Array.isArray(grants) || grants.length > 1000) throw bad('grants must be an array (at most 1000)');
-    change.grants = grants.map((g) => {
-      const { principal, permission } = (g ?? {}) as Record<string, unknown>;
-      if (typeof principal !== 'string' || !PRINCIPAL.test(principal))
-        throw bad('each grant needs a principal "user:<name>" or "group:<name>"');
-      if (permission !== 'read' && permission !== 'write') throw bad('each grant needs a permission "read" or "write"');
-      return { principal, permission };
-    });
-  }
-  if (legalHold !== undefined) {
-    if (typeof legalHold !== 'boolean') throw bad('legal-hold must be true or false');
-    change.legalHold = legalHold;
-  }
-  return change;
+/** The access settings of a PUT: the service's rule, over the JSON body. */
+function parseAccessChange(request: FastifyRequest): AccessChange {
+  return accessChangeOf(jsonBodyOf(request, 'the access settings are'));
 }
