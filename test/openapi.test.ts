@@ -189,7 +189,7 @@ describe('the description', () => {
       // and the web interface's pages and assets, which answer HTML, not the API's JSON.
       // Fastify routes a prefix's '/' both with and without the slash: one operation.
       const unique = new Map(routes.map((r) => [`${r.method} ${r.path.replace(/(.)\/$/, '$1')}`, r]));
-      const WEB = /^\/(?:assets|browse|documents|sign-in|sign-out)(?:\/|$)/;
+      const WEB = /^\/(?:assets|browse|documents|sign-in|sign-out|upload)(?:\/|$)/;
       const described = [...unique.values()].filter(
         (r) => r.path !== '/' && r.path !== '/docs' && !r.path.startsWith('/docs/') && !WEB.test(r.path),
       );

@@ -30,7 +30,7 @@ function authenticateWith({ failures, tokens }: AppServices): Hook {
   return authenticate;
 }
 
-const workersOf = (options: AppOptions) => (options.workers ? { workers: options.workers } : {});
+export const workersOf = (options: AppOptions) => (options.workers ? { workers: options.workers } : {});
 
 export async function registerGenericInterface(
   app: FastifyInstance,

@@ -2,13 +2,21 @@
  * The web interface (issue 20): pages at the site root over the same services and access rules as
  * the two APIs. Every page is under WEB_POLICY (no inline script or style); errors are pages too.
  */
+import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { AppOptions } from './app.js';
 import type { AppServices } from './app-services.js';
 import { identifyWebWithin } from './authenticate.js';
 import { servesHttps } from './fastify-instance.js';
 import { lowerCaseIds } from './params.js';
+import { workersOf } from './register-interfaces.js';
+import { MULTIPART_LIMITS } from './request-body.js';
 import { WEB_POLICY } from './security-headers.js';
+import { accessRoutes } from './web/access-page.js';
+import { attachmentRoutes } from './web/attachments-page.js';
+import { resolvedRoutes } from './web/resolved-page.js';
+import { snapshotRoutes } from './web/snapshots-page.js';
+import { uploadRoutes } from './web/upload-page.js';
 import { assetRoutes } from './web/assets.js';
 import { browseRoutes } from './web/browse-page.js';
 import { documentRoutes } from './web/document-page.js';
@@ -51,7 +59,9 @@ export async function registerWeb(app: FastifyInstance, options: AppOptions, ser
   pageConstraint(app);
   await app.register(async (web) => {
     web.addHook('onSend', async (_request, reply) => {
-      reply.header('content-security-policy', WEB_POLICY);
+      // A download is never a page of this site: should a browser show it, it runs nothing (sandbox).
+      const download = String(reply.getHeader('content-disposition') ?? '').startsWith('attachment');
+      reply.header('content-security-policy', download ? 'sandbox' : WEB_POLICY);
       // Under no-referrer, browsers send "Origin: null" with a form's POST, which the cross-site check must refuse.
       reply.header('referrer-policy', 'same-origin');
     });
@@ -65,13 +75,28 @@ export async function registerWeb(app: FastifyInstance, options: AppOptions, ser
       });
       pages.addHook('preValidation', lowerCaseIds);
       browseRoutes(pages, { documents: services.documents, signIn });
+      const { documents } = services;
       documentRoutes(pages, {
         store: options.store,
-        documents: services.documents,
+        documents,
         content: services.content,
         signIn,
       });
-      versionRoutes(pages, { store: options.store, registry: services.registry, signIn });
+      versionRoutes(pages, { store: options.store, documents, registry: services.registry, signIn });
+      resolvedRoutes(pages, { documents, resolution: services.resolution, signIn });
+      snapshotRoutes(pages, { documents, snapshots: services.snapshots, signIn });
+      accessRoutes(pages, { documents, signIn });
+      // One file per form; the limit of each kind of upload is applied as the file is read.
+      await pages.register(multipart, {
+        limits: { fileSize: Math.max(options.maxBody, options.maxAttachment), ...MULTIPART_LIMITS },
+      });
+      uploadRoutes(pages, { documents, signIn, maxBody: options.maxBody, ...workersOf(options) });
+      attachmentRoutes(pages, {
+        documents,
+        attachments: services.attachments,
+        signIn,
+        maxAttachment: options.maxAttachment,
+      });
     });
   });
 }

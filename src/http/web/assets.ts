@@ -10,6 +10,7 @@ const ASSETS: Readonly<Record<string, string>> = {
   'site.css': 'text/css; charset=utf-8',
   'document.css': 'text/css; charset=utf-8',
   'catalog-filter.js': 'text/javascript; charset=utf-8',
+  'upload-drop.js': 'text/javascript; charset=utf-8',
   'favicon.svg': 'image/svg+xml',
 };
 

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import { mayCreate, type Rights } from '../../auth/policy.js';
 import type { DocumentService } from '../../service/documents.js';
 import { MODELS, type ModelName } from '../../oscal/model/models.js';
 import { LIST_QUERYSTRING, listPage, SORTS, type ListQuerystring } from '../list-page.js';
 import { modelParam } from '../params.js';
-import { html } from './html.js';
+import { html, type Html } from './html.js';
 import { dataTable } from './table.js';
-import { MODEL_LABELS, page, type SignInMode } from './layout.js';
+import { MODEL_LABELS, sendPage, type SignInMode } from './layout.js';
 
 const SORT_LABELS: Record<(typeof SORTS)[number], string> = {
   title: 'Title, A to Z',
@@ -18,6 +19,12 @@ const SORT_LABELS: Record<(typeof SORTS)[number], string> = {
 
 /** Fewer than the API's 100: a page a person reads. */
 const PAGE_SIZE = 50;
+
+/** What the viewer may do with a listed document, in the words of the document's pages. */
+function mayDo(rights: Rights): string {
+  if (rights.manage) return 'read, change, share';
+  return rights.write ? 'read, change' : 'read';
+}
 
 /** The target of listPage's Link header: the next page, at this same path. */
 function nextLink(header: unknown): string | undefined {
@@ -35,11 +42,8 @@ export function browseRoutes(app: FastifyInstance, deps: { documents: DocumentSe
         ${MODELS.map((model) => html`<li><a href="/browse/${model}">${MODEL_LABELS[model]}</a> <code>${model}</code></li> `)}
       </ul>
       <p class="aside">Programs use the <a href="/docs">API</a> (<a href="/openapi.json">OpenAPI description</a>).</p>`;
-    return reply
-      .type('text/html; charset=utf-8')
-      .header('cache-control', 'private, no-cache')
-      .header('vary', 'Accept, Cookie')
-      .send(page({ title: 'Home', identity: request.identity, signIn, body }).text);
+    reply.header('vary', 'Accept, Cookie');
+    return sendPage(reply, { title: 'Home', identity: request.identity, signIn, body });
   });
 
   app.get<{ Params: { model: ModelName }; Querystring: ListQuerystring }>(
@@ -64,17 +68,22 @@ export function browseRoutes(app: FastifyInstance, deps: { documents: DocumentSe
       // The Link header served to build the link below; a page announces its next page in the page.
       const next = nextLink(reply.getHeader('link'));
       reply.removeHeader('link');
-      const rows = items.map(
-        (doc) =>
+      const rows: Html[] = [];
+      for (const doc of items) {
+        const rights = await documents.rightsOf(request.identity, doc);
+        rows.push(
           html`<tr>
             <td><a href="/documents/${model}/${doc.id}">${doc.title}</a></td>
             <td>${doc.version}</td>
             <td>${doc.oscalVersion}</td>
             <td><time datetime="${doc.lastModified}">${doc.lastModified}</time></td>
+            <td>${mayDo(rights)}</td>
           </tr> `,
-      );
+        );
+      }
       const label = MODEL_LABELS[model];
       const body = html`<h1>${label}</h1>
+        ${mayCreate(request.identity) && html`<p class="actions"><a href="/upload/${model}">Upload a document</a></p>`}
         <form method="get" action="/browse/${model}" class="search" role="search" aria-label="${label}">
           <label for="q">Title contains</label>
           <input id="q" name="q" type="search" maxlength="200" value="${query.q ?? ''}" />
@@ -89,16 +98,13 @@ export function browseRoutes(app: FastifyInstance, deps: { documents: DocumentSe
             ? html`<p class="empty">
                 No ${label.toLowerCase()} here that you may read${query.q ? ' with that title' : ''}.
               </p>`
-            : dataTable(['Title', 'Version', 'OSCAL version', 'Last modified'], rows, {
+            : dataTable(['Title', 'Version', 'OSCAL version', 'Last modified', 'You may'], rows, {
                 caption: `${label} you may read`,
                 className: 'documents',
               })
         }
         ${next ? html`<p class="paging"><a href="${next}" rel="next">Next page</a></p>` : ''}`;
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('cache-control', 'private, no-cache')
-        .send(page({ title: label, identity: request.identity, signIn, body }).text);
+      return sendPage(reply, { title: label, identity: request.identity, signIn, body });
     },
   );
 }

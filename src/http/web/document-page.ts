@@ -7,8 +7,9 @@ import { RESPONSE_TYPE } from '../../service/media-types.js';
 import type { Store } from '../../store/types.js';
 import { idParam, modelParam } from '../params.js';
 import { sendStored } from '../send-rendition.js';
+import { documentNav } from './document-nav.js';
 import { html } from './html.js';
-import { MODEL_LABELS, page, type SignInMode } from './layout.js';
+import { sendPage, type SignInMode } from './layout.js';
 import { documentView } from './views/document.js';
 
 interface DocumentDeps {
@@ -24,19 +25,12 @@ const documentParams = {
   required: ['model', 'id'],
 } as const;
 
-/**
- * Above the document view, which shows the title and the metadata itself: where the document is
- * listed, and its downloads.
- */
-function documentBar(model: ModelName, base: string, mayManage: boolean) {
-  return html`<div class="document-bar">
-    <nav aria-label="Breadcrumb"><a href="/browse/${model}">${MODEL_LABELS[model]}</a></nav>
-    ${mayManage && html`<p class="history"><a href="${base}/versions">Versions</a></p>`}
-    <p class="downloads">
-      Download:
-      ${FORMATS.map((format) => html` <a href="${base}/download/${format}" download>${format.toUpperCase()}</a>`)}
-    </p>
-  </div>`;
+/** The document's downloads, in each format, beside its other pages. */
+function downloads(base: string) {
+  return html`<p class="downloads">
+    Download:
+    ${FORMATS.map((format) => html` <a href="${base}/download/${format}" download>${format.toUpperCase()}</a>`)}
+  </p>`;
 }
 
 /** GET /documents/<model>/<id> and its downloads: what the viewer may read, 404 for anything else. */
@@ -50,21 +44,18 @@ export function documentRoutes(app: FastifyInstance, deps: DocumentDeps): void {
       const { model, id } = request.params;
       const base = `/documents/${model}/${id}`;
       const read = await documents.readableContent(request.identity, model, id);
-      const view = documentView({ model, content: read.content.content, pageUrl: base });
-      const body = html`${documentBar(model, base, read.rights.manage)} ${view.body}`;
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('cache-control', 'private, no-cache')
-        .send(
-          page({
-            title: read.doc.title,
-            identity: request.identity,
-            signIn,
-            body,
-            scripts: view.scripts,
-            styles: view.styles,
-          }).text,
-        );
+      const view = documentView({ model, content: read.content.content });
+      const nav = documentNav({ model, id, title: read.doc.title, rights: read.rights, current: 'document' });
+      const body = html`<div class="document-bar">${nav} ${downloads(base)}</div>
+        ${view.body}`;
+      return sendPage(reply, {
+        title: read.doc.title,
+        identity: request.identity,
+        signIn,
+        body,
+        scripts: view.scripts,
+        styles: view.styles,
+      });
     },
   );
 
@@ -91,11 +82,12 @@ export function documentRoutes(app: FastifyInstance, deps: DocumentDeps): void {
               The ${format.toUpperCase()} form of this document is being made.
               <a href="/documents/${model}/${id}/download/${format}">Try again</a> in a moment.
             </p>`;
-          return reply
-            .code(202)
-            .type('text/html; charset=utf-8')
-            .header('cache-control', 'no-store')
-            .send(page({ title: 'Still being prepared', identity: request.identity, signIn, body }).text);
+          const title = 'Still being prepared';
+          return sendPage(
+            reply,
+            { title, identity: request.identity, signIn, body },
+            { status: 202, caching: 'no-store' },
+          );
         }
         reply.header('content-disposition', `attachment; filename="${id}.${format}"`);
         return sendStored(store, request, reply, rendition.hash, RESPONSE_TYPE[format]);

@@ -3,7 +3,7 @@ import { ANONYMOUS } from '../../auth/identity.js';
 import { ServiceError } from '../../errors.js';
 import { WEB_TOKEN_COOKIE } from '../authenticate.js';
 import { html } from './html.js';
-import { page, type SignInMode } from './layout.js';
+import { sendPage, type SignInMode } from './layout.js';
 import { signInForm, webCookie } from './session.js';
 
 /** What a person is told for a status; the API's message is kept only where it names nothing they may not see. */
@@ -45,10 +45,6 @@ export function webErrorHandler(signIn: SignInMode, https: boolean) {
         <p>${error.message}</p>`;
     }
     const shown = status === 401 ? ANONYMOUS : identity;
-    return reply
-      .code(status)
-      .type('text/html; charset=utf-8')
-      .header('cache-control', 'no-store')
-      .send(page({ title, identity: shown, signIn, body }).text);
+    return sendPage(reply, { title, identity: shown, signIn, body }, { status, caching: 'no-store' });
   };
 }

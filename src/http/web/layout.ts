@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import type { Identity } from '../../auth/identity.js';
 import { MODELS, type ModelName } from '../../oscal/model/models.js';
 import { html, type Html } from './html.js';
@@ -70,4 +71,20 @@ export function page(input: PageInput): Html {
         <main id="main">${input.body}</main>
       </body>
     </html> `;
+}
+
+/** How long a page may be kept: pages show what the viewer may see now, so they are checked each time or never kept. */
+export type PageCaching = 'private, no-cache' | 'no-store';
+
+/** Sends a page as every page of the web interface is sent. */
+export function sendPage(
+  reply: FastifyReply,
+  input: PageInput,
+  options: { status?: number; caching?: PageCaching } = {},
+): FastifyReply {
+  return reply
+    .code(options.status ?? 200)
+    .type('text/html; charset=utf-8')
+    .header('cache-control', options.caching ?? 'private, no-cache')
+    .send(page(input).text);
 }

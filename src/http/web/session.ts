@@ -6,14 +6,14 @@
  * belongs to OpenID Connect sign-in); the cookie carries a credential the person already holds.
  */
 import type { CookieSerializeOptions } from '@fastify/cookie';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ANONYMOUS } from '../../auth/identity.js';
 import type { TokenCache } from '../../auth/token-cache.js';
 import { refuse } from '../../errors.js';
 import type { AuthFailures } from '../auth-failures.js';
 import { isForeignWrite, localTokenIdentity, refuseForeignWrite, WEB_TOKEN_COOKIE } from '../authenticate.js';
 import { html, type Html } from './html.js';
-import { page, type SignInMode } from './layout.js';
+import { sendPage, type SignInMode } from './layout.js';
 
 /** A browser keeps the sign-in for a working day; the token's own expiry and revocation still apply. */
 const COOKIE_SECONDS = 8 * 60 * 60;
@@ -63,12 +63,14 @@ interface SessionDeps {
 /** GET and POST /sign-in, POST /sign-out. */
 export function sessionRoutes(app: FastifyInstance, deps: SessionDeps): void {
   const { tokens, failures, signIn, ownOrigin, https } = deps;
-  const signInPage = (problem?: string) =>
-    page({ title: 'Sign in', identity: ANONYMOUS, signIn, body: signInForm(signIn, problem) }).text;
+  const sendSignIn = (reply: FastifyReply, problem?: string) =>
+    sendPage(
+      reply,
+      { title: 'Sign in', identity: ANONYMOUS, signIn, body: signInForm(signIn, problem) },
+      { status: problem ? 401 : 200, caching: 'no-store' },
+    );
 
-  app.get('/sign-in', { schema: { hide: true } }, async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(signInPage()),
-  );
+  app.get('/sign-in', { schema: { hide: true } }, async (_request, reply) => sendSignIn(reply));
 
   if (signIn === 'local') {
     app.post<{ Body: Record<string, string> }>('/sign-in', { schema: { hide: true } }, async (request, reply) => {
@@ -79,11 +81,7 @@ export function sessionRoutes(app: FastifyInstance, deps: SessionDeps): void {
       const identity = TOKEN_SHAPE.test(token) ? await localTokenIdentity(tokens, token) : undefined;
       if (!identity) {
         failures.failed(request.ip);
-        return reply
-          .code(401)
-          .type('text/html; charset=utf-8')
-          .header('cache-control', 'no-store')
-          .send(signInPage('That token is unknown, expired or revoked.'));
+        return sendSignIn(reply, 'That token is unknown, expired or revoked.');
       }
       reply.setCookie(WEB_TOKEN_COOKIE, token, { ...webCookie(https), maxAge: COOKIE_SECONDS });
       return reply.code(303).header('cache-control', 'no-store').header('location', '/').send();

@@ -12,11 +12,7 @@ export interface DocumentView {
   styles: string[];
 }
 
-export function documentView(input: {
-  model: ModelName;
-  content: Record<string, unknown>;
-  pageUrl: string;
-}): DocumentView {
+export function documentView(input: { model: ModelName; content: Record<string, unknown> }): DocumentView {
   if (input.model === 'catalog') {
     return { body: catalogView(input.content), scripts: ['catalog-filter.js'], styles: ['document.css'] };
   }
