@@ -149,7 +149,7 @@ describe('web sign-in (authorization code flow with PKCE)', () => {
 
     const callback = hops.find((h) => h.url.startsWith(`${depot.url}/auth/callback?`))!;
     assert.equal(callback.status, 302);
-    assert.equal(callback.location, `${depot.url}/docs`);
+    assert.equal(callback.location, `${depot.url}/`, 'the web home, without return_to');
     const set = callback.setCookies.find((c) => c.startsWith('appSession='))!;
     assert.match(
       set,

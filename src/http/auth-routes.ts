@@ -10,8 +10,8 @@ import { describe, empty, TAGS } from './openapi.js';
 const PENDING_COOKIE = 'appSignIn';
 const CALLBACK = '/auth/callback';
 const PENDING_SECONDS = 600;
-/** The only page this server has for people; where sign-in and sign-out end unless told otherwise. */
-const LANDING = '/docs';
+/** The web interface's home page; where sign-in and sign-out end unless told otherwise. */
+const LANDING = '/';
 /** Browsers silently drop larger cookies; refusing the sign-in at least says why. */
 const MAX_COOKIE_CHARS = 4000;
 /** A path on this server. `//host` and `/\host` would send the browser to another site. */
