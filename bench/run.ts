@@ -7,6 +7,7 @@ import { httpWritesBench } from './http-writes.js';
 import { largeCatalogBench } from './large-catalog.js';
 import { resolveBench } from './resolve.js';
 import { validationBench } from './validation.js';
+import { webBench } from './web.js';
 
 /**
  * Each group runs in its own process: what one group leaves in the heap and in V8's inline caches
@@ -23,6 +24,7 @@ const groups: Record<string, () => unknown> = {
   http: httpBench,
   'http-postgres': httpPostgresBench,
   'http-writes': httpWritesBench,
+  web: webBench,
 };
 
 const only = process.argv[2];
