@@ -86,9 +86,72 @@ test('sign in with the admin token, browse the catalogs and open the stored cata
   for (const format of ['JSON', 'XML', 'YAML']) assert.equal(await page.getByRole('link', { name: format }).count(), 1);
   await screenshot(page, 'catalog-800-53');
 
+  // A parameter shown where AC-1's statement inserts it: its label, since the catalog sets no value.
+  const inserted = page.locator('article[data-control="ac-1"] .param[data-param="ac-1_prm_1"]').first();
+  assert.match((await inserted.textContent()) ?? '', /organization-defined personnel or roles/);
+
+  // The filter finds a control by its id in any of the usual spellings, and by a word.
+  const filter = page.getByLabel('Filter controls');
+  const shown = (control: string) => page.locator(`article[data-control="${control}"]`).isVisible();
+  await filter.fill('AC-2(1)');
+  await page
+    .getByRole('status')
+    .filter({ hasText: /^1 of \d+ controls shown$/ })
+    .waitFor();
+  assert.ok(await shown('ac-2.1'));
+  assert.equal(await shown('ac-2'), false);
+  await filter.fill('ac-2');
+  await page
+    .getByRole('status')
+    .filter({ hasText: /controls shown/ })
+    .waitFor();
+  assert.ok((await shown('ac-2')) && (await shown('ac-2.13')));
+  assert.equal(await shown('ac-3'), false);
+  await filter.fill('cryptographic');
+  await page
+    .getByRole('status')
+    .filter({ hasText: /controls shown/ })
+    .waitFor();
+  assert.ok(await shown('sc-13'));
+  assert.equal(await shown('ac-2'), false);
+  await screenshot(page, 'catalog-800-53-filtered');
+  await filter.fill('');
+
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.waitForURL(`${server.url}/`);
   assert.equal(await page.getByRole('link', { name: 'Sign in' }).count(), 1);
 
+  assertNoProblems(problems);
+});
+
+test("a profile's page shows its resolved catalog at the press of a link", async () => {
+  const profile = {
+    profile: {
+      uuid: crypto.randomUUID(),
+      metadata: {
+        title: 'Two controls of 800-53',
+        'last-modified': '2024-01-01T00:00:00Z',
+        version: '1',
+        'oscal-version': '1.1.2',
+      },
+      imports: [{ href: `../catalog/${catalogId}`, 'include-controls': [{ 'with-ids': ['ac-1', 'ac-2'] }] }],
+    },
+  };
+  const created = await api(server.url, 'POST', '/oscal/v1/profile', {
+    token: server.adminToken(),
+    body: JSON.stringify(profile),
+    contentType: 'application/json',
+  });
+  assert.equal(created.status, 201, created.text);
+  const id = created.json()['profile-list'][0]['content-uuid'];
+  const { page, problems } = await browser.newPage();
+  await page.context().addCookies([{ name: 'depotToken', value: server.adminToken(), url: server.url }]);
+  await page.goto(`${server.url}/documents/profile/${id}`);
+  await screenshot(page, 'profile');
+  await page.getByRole('link', { name: 'Resolved catalog' }).click();
+  await page.waitForURL(`${server.url}/documents/profile/${id}/resolved`);
+  assert.ok(await page.locator('article[data-control="ac-2"]').isVisible());
+  assert.equal(await page.locator('article[data-control]').count(), 2, 'the two selected controls, nothing else');
+  await screenshot(page, 'profile-resolved');
   assertNoProblems(problems);
 });
