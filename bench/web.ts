@@ -65,8 +65,9 @@ class Filter {
   readonly warmFloor = noSamples();
 
   /**
-   * On a freshly loaded catalog page: the floor, then the first use (no focus first, so this very
-   * event builds the index), then the warm steps, each followed by its floor.
+   * On a freshly loaded catalog page, as soon as its load figures are read: the floor, then the
+   * first use (no focus first: the index is built when the page is first idle, else by this very
+   * event), then the warm steps, each followed by its floor.
    */
   async measure(loaded: Loaded, first: string): Promise<void> {
     const { page } = loaded;
@@ -170,7 +171,9 @@ async function measure(browser: Browser, origin: string, token: string, catalogI
   console.log(
     `floor: a no-op round on the same page (the box's own value again: the handler returns at once), timed the same way; performance.now() steps by 0.1 ms in a page that is not cross-origin isolated`,
   );
-  console.log(`first use, on a fresh page with no focus before (so this input event builds the index):`);
+  console.log(
+    `first use, on a fresh page right after its load, with no focus before (the index is built at the page's first idle moment, else by this input):`,
+  );
   for (const [query, samples] of filter.firstUse) printFilter(quoted(query), samples, filter.firstUseFloor);
   console.log(
     `warm, after the first use: ${WARM_STEPS.map(quoted).join(', ')} in turn, from a cleared box, ${WARM_CYCLES} cycles on each page:`,

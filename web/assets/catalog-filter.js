@@ -15,8 +15,8 @@
   let index = null;
   let last = '';
 
-  // Built when the box is first used rather than at load, so that a reader who never filters pays
-  // nothing: the lower-cased text of each control, once, instead of a copy of it in the page's HTML.
+  // Built after load rather than in it, so that the page is interactive first: the lower-cased text
+  // of each control, once, instead of a copy of it in the page's HTML.
   function buildIndex() {
     const entries = new Map();
     for (const li of tree.querySelectorAll('li[data-control]')) entries.set(li.getAttribute('data-control'), li);
@@ -65,10 +65,14 @@
   }
 
   input.addEventListener('input', apply);
-  // The index is built while the reader is still about to type, not on the first keystroke.
-  input.addEventListener('focus', () => {
+  // The index is built once the page is idle, or when the reader reaches the box if that comes
+  // first: never on the first keystroke, whose answer must come at once.
+  const prepare = () => {
     index = index || buildIndex();
-  });
+  };
+  input.addEventListener('focus', prepare);
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(prepare, { timeout: 2000 });
+  else setTimeout(prepare, 500);
   // A reload can leave text in the box: filter by it.
   if (input.value !== '') apply();
 })();
