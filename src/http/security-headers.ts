@@ -33,7 +33,10 @@ export function apiHeaders(options: { https: boolean }): Readonly<Record<string,
 export function securityHeaders(app: FastifyInstance, options: { https: boolean }): void {
   const headers = apiHeaders(options);
   app.addHook('onSend', async (request, reply) => {
+    // A route that set a policy of its own (an attached file's sandbox) keeps it.
+    const own = reply.getHeader('content-security-policy');
     reply.headers(headers);
     if (DOCS.test(request.url)) reply.header('content-security-policy', DOCS_POLICY);
+    else if (own !== undefined) reply.header('content-security-policy', own);
   });
 }

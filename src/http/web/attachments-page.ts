@@ -10,6 +10,7 @@ import { documentNav } from './document-nav.js';
 import { html } from './html.js';
 import { sendPage, type SignInMode } from './layout.js';
 import { dataTable } from './table.js';
+import { markupLine } from './views/markup.js';
 
 interface AttachmentDeps {
   documents: DocumentService;
@@ -52,7 +53,7 @@ export function attachmentRoutes(app: FastifyInstance, deps: AttachmentDeps): vo
         const uuid = String(entry['resource-uuid']);
         const title = typeof entry.title === 'string' ? entry.title : uuid;
         return html`<tr>
-          <td>${title}</td>
+          <td>${markupLine(title)}</td>
           <td>${mediaTypeOf(entry)}</td>
           <td><a href="${base}/attachments/${uuid}" download>Download</a></td>
           <td><code>${uuid}</code></td>

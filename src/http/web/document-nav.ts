@@ -2,6 +2,7 @@ import type { Rights } from '../../auth/policy.js';
 import type { ModelName } from '../../oscal/model/models.js';
 import { html, type Html } from './html.js';
 import { MODEL_LABELS } from './layout.js';
+import { markupLine } from './views/markup.js';
 
 /** The pages of one document; each is offered only to those its rule lets in, as the API decides. */
 export type DocumentTab = 'document' | 'resolved' | 'versions' | 'snapshots' | 'attachments' | 'sharing' | 'upload';
@@ -31,7 +32,7 @@ export function documentNav(input: {
   return html`<div class="document-nav">
     <nav aria-label="Breadcrumb">
       <a href="/browse/${model}">${MODEL_LABELS[model]}</a> ›
-      ${current === 'document' ? html`<span>${title}</span>` : html`<a href="${base}">${title}</a>`}
+      ${current === 'document' ? html`<span>${markupLine(title)}</span>` : html`<a href="${base}">${markupLine(title)}</a>`}
     </nav>
     <nav aria-label="This document">
       <ul class="tabs">
