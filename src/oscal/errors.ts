@@ -16,7 +16,8 @@ export type OscalErrorCode =
   | 'invalid-value'
   | 'invalid-structure'
   | 'invalid-markup'
-  | 'unsupported-version';
+  | 'unsupported-version'
+  | 'wrong-model'; // two documents compared that are not of one model
 
 /** Every problem the engine reports about a document: stable code, a sentence a person can act on, and where. */
 export class OscalError extends Error {

@@ -3,6 +3,11 @@ import { randomUUID } from 'node:crypto';
 /** The content identifier scheme (D2); the hyphenated spelling is read too, never written. */
 export const CONTENT_UUID_SCHEME = 'http://oscal.io/oscal/identifier/contentuuid';
 const CONTENT_UUID_ALIASES = new Set([CONTENT_UUID_SCHEME, 'http://oscal.io/oscal/identifier/content-uuid']);
+
+/** Whether a document-id's scheme is the content identifier's (D2), in either spelling. */
+export function isContentUuidScheme(scheme: unknown): boolean {
+  return typeof scheme === 'string' && CONTENT_UUID_ALIASES.has(scheme);
+}
 export const EXTERNAL_UUID_SCHEME = 'http://oscal.io/oscal/identifier/externaluuid';
 
 const V4_OR_V5 = /^[0-9a-f]{8}-[0-9a-f]{4}-[45][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
