@@ -444,6 +444,18 @@ test('every operation answers as described: real requests, successes and refusal
   await g('GET', `/catalog/${catId}/revision/9/original`, { token: writer }, 404);
   await g('GET', `/catalog/${catId}/revision/0/original`, { token: writer }, 404);
 
+  // Semantic diffs.
+  await g('GET', `/catalog/${catId}/diff?from=1&to=2`, {}, 200);
+  await g('GET', `/catalog/${catId}/diff?from=1&ignore-volatile=true`, { token: writer }, 200);
+  await g('GET', `/catalog/${catId}/diff?from=first`, { token: writer }, 400);
+  await g('GET', `/catalog/${catId}/diff?from=9`, { token: writer }, 404);
+  await g('GET', `/nonsense/${catId}/diff?from=1`, { token: writer }, 422);
+  await g('POST', '/diff', asJson({ from: catalog('Before'), to: catalog('After') }, writer), 200);
+  await g('POST', '/diff', asJson({ from: catalog('Before'), to: catalog('After') }), 401);
+  await g('POST', '/diff', asJson({ from: catalog('Before') }, writer), 400);
+  await g('POST', '/diff', { token: writer, body: 'x', contentType: 'text/plain' }, 415);
+  await g('POST', '/diff', asJson({ from: catalog('Before'), to: invalid }, writer), 422);
+
   // Attachments.
   const raw = await g(
     'POST',
@@ -657,6 +669,9 @@ test('every operation answers as described: real requests, successes and refusal
   await r('GET', `/catalogs/${regId}/versions/1`, {}, 200);
   await r('GET', `/catalogs/${regId}/versions/first`, {}, 400);
   await r('GET', `/catalogs/${regId}/versions/99`, {}, 404);
+  await r('GET', `/catalogs/${regId}/versions/1/diff/2`, {}, 200);
+  await r('GET', `/catalogs/${regId}/versions/1/diff/second`, {}, 400);
+  await r('GET', `/catalogs/${regId}/versions/1/diff/99`, {}, 404);
   await r('DELETE', `/catalogs/${regId}/versions/1`, { token: reader }, 403);
   await r('DELETE', `/catalogs/${regId}/versions/1`, { token: writer }, 204);
   await r('DELETE', `/catalogs/${regId}/versions/2`, { token: writer }, 409);

@@ -462,6 +462,79 @@ const SCHEMAS: Record<string, Json> = {
     },
     ['valid', 'revision', 'findings-when-stored', 'constraints-checked', 'constraint-sets', 'counts', 'findings'],
   ),
+  DiffChange: object(
+    {
+      kind: { type: 'string', enum: ['added', 'removed', 'moved', 'changed'] },
+      path: { type: 'string', description: 'JSON pointer in the newer document; in the older one for a removal' },
+      from: { type: 'string', description: 'moved and changed objects: the JSON pointer in the older document' },
+      object: { type: 'string', description: 'the definition name in the model (control, part, prop, …)' },
+      key: { type: 'string', description: 'the uuid, id or other key it was matched by' },
+      title: string,
+      fields: {
+        type: 'array',
+        items: object(
+          {
+            field: string,
+            old: { description: 'absent when the field is new' },
+            new: { description: 'absent when the field was removed' },
+            words: {
+              type: 'array',
+              items: object({ op: { type: 'string', enum: ['same', 'added', 'removed'] }, text: string }, [
+                'op',
+                'text',
+              ]),
+              description: 'prose compared word by word',
+            },
+          },
+          ['field'],
+        ),
+      },
+      value: { description: 'added and removed values that are not objects with content of their own' },
+    },
+    ['kind', 'path', 'object'],
+  ),
+  DiffReport: object(
+    {
+      model: { type: 'string', enum: [...MODELS] },
+      from: ref('DiffSide'),
+      to: ref('DiffSide'),
+      equal: { type: 'boolean', description: 'nothing differs, after what was asked to be ignored' },
+      summary: object(
+        {
+          counts: object(
+            Object.fromEntries(
+              ['added', 'removed', 'moved', 'changed'].map((k) => [k, { type: 'integer', minimum: 0 }]),
+            ),
+            ['added', 'removed', 'moved', 'changed'],
+          ),
+          catalog: {
+            type: 'object',
+            description: 'controls added, removed, withdrawn; parameters and statements changed',
+          },
+          profile: { type: 'object', description: 'controls selected and deselected; set-parameters changed' },
+          systemSecurityPlan: {
+            type: 'object',
+            description: 'implemented requirements added and removed, status changes, components added and removed',
+          },
+        },
+        ['counts'],
+      ),
+      changes: { type: 'array', items: ref('DiffChange') },
+    },
+    ['model', 'from', 'to', 'equal', 'summary', 'changes'],
+    { description: 'A semantic diff: what was added, removed, moved and changed, located by JSON pointer.' },
+  ),
+  DiffSide: object(
+    {
+      version: { type: 'string', description: 'the OSCAL version of that side' },
+      revision: { type: 'integer', description: 'stored documents: the revision, or the one the snapshot was made of' },
+      snapshot: { ...uuid, description: 'when the side was a snapshot' },
+    },
+    ['version'],
+  ),
+  DiffPair: object({ from: ref('OscalJson'), to: ref('OscalJson') }, ['from', 'to'], {
+    description: 'Two OSCAL JSON documents of one model: the older as "from", the newer as "to".',
+  }),
   SarifLog: {
     type: 'object',
     properties: {

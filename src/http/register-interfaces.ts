@@ -54,6 +54,7 @@ export async function registerGenericInterface(
         snapshots: services.snapshots,
         resolution: services.resolution,
         aliases: services.aliases,
+        diff: services.diff,
       });
       const { validation, constraintSets } = services;
       await validationRoutes(api, { validation, constraintSets, publicUrl });
@@ -76,6 +77,7 @@ export async function registerRegistryInterface(
     documents: services.documents,
     registry: services.registry,
     aliases: services.aliases,
+    diff: services.diff,
   };
   const authenticate = authenticateWith(services);
   await app.register(

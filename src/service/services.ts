@@ -4,6 +4,7 @@ import { AliasService } from './aliases.js';
 import { AttachmentService } from './attachments.js';
 import { ConstraintSetService } from './constraint-sets.js';
 import { ContentService } from './content.js';
+import { DiffService } from './diff.js';
 import { DocumentService } from './documents.js';
 import { RegistryService } from './registry.js';
 import { ResolutionService } from './resolution.js';
@@ -58,5 +59,6 @@ export function createServices(store: Store, settings: ServiceSettings) {
     resolution,
     constraintSets,
     validation,
+    diff: new DiffService(store, documents),
   };
 }

@@ -3,6 +3,7 @@ import { accessChangeOf, type AccessChange } from '../../service/access-change.j
 import type { AliasService } from '../../service/aliases.js';
 import type { AttachmentService } from '../../service/attachments.js';
 import { retryWhenGone, type ContentService } from '../../service/content.js';
+import type { DiffService } from '../../service/diff.js';
 import type { DocumentService } from '../../service/documents.js';
 import { acceptedFormat, RESPONSE_TYPE } from '../../service/media-types.js';
 import type { RenditionWorkers } from '../../service/rendition-workers.js';
@@ -15,6 +16,7 @@ import { bodyOf, jsonBodyOf } from '../request-body.js';
 import { sendStored } from '../send-rendition.js';
 import { aliasRoutes, queryAliases } from './alias-routes.js';
 import { attachmentRoutes } from './attachment-routes.js';
+import { diffRoutes } from './diff-routes.js';
 import { originalRoutes } from './original-routes.js';
 import { resolutionRoutes } from './resolution-routes.js';
 import { snapshotReadRoutes } from './snapshot-routes.js';
@@ -42,6 +44,7 @@ export interface GenericDeps {
   snapshots: SnapshotService;
   resolution: ResolutionService;
   aliases: AliasService;
+  diff: DiffService;
   publicUrl: string;
   maxAttachment: number;
 }
@@ -375,6 +378,7 @@ export async function genericRoutes(app: FastifyInstance, deps: GenericDeps): Pr
     params: { type: 'object', properties: { model: modelParam, id: idParam }, required: ['model', 'id'] },
   });
   originalRoutes(app, { store, documents });
+  await diffRoutes(app, { diff: deps.diff });
 
   app.get<{ Params: { id: string } }>(
     '/jobs/:id',

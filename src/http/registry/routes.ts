@@ -4,6 +4,7 @@ import { OscalError } from '../../oscal/errors.js';
 import { decodeDocumentBytes, detectFormatOfBytes } from '../../oscal/formats/index.js';
 import { checkedAliases, type AliasService } from '../../service/aliases.js';
 import { retryWhenGone, revisionRecord } from '../../service/content.js';
+import type { DiffService } from '../../service/diff.js';
 import type { DocumentService } from '../../service/documents.js';
 import { PLURALS } from '../../oscal/model/models.js';
 import { idParam, pluralParam } from '../params.js';
@@ -12,6 +13,7 @@ import type { RegistryService } from '../../service/registry.js';
 import type { RenditionWorkers } from '../../service/rendition-workers.js';
 import type { DocumentRecord, RevisionRecord, Store } from '../../store/types.js';
 import { findingJson } from '../findings.js';
+import { IGNORE_VOLATILE } from '../generic/diff-routes.js';
 import { LIST_QUERYSTRING, listPage, type ListQuerystring } from '../list-page.js';
 import { bodyOf, fileField, MULTIPART_LIMITS } from '../request-body.js';
 import { sendStored } from '../send-rendition.js';
@@ -24,6 +26,7 @@ export interface RegistryDeps {
   documents: DocumentService;
   registry: RegistryService;
   aliases: AliasService;
+  diff: DiffService;
   workers?: RenditionWorkers;
   publicUrl: string;
   maxBody: number;
@@ -270,6 +273,47 @@ export async function registryRoutes(api: FastifyInstance, deps: RegistryDeps): 
         );
         return sendStored(store, request, reply, revision.canonicalHash, 'application/json');
       });
+    },
+  );
+
+  api.get<{
+    Params: { plural: string; id: string; version: string; other: string };
+    Querystring: { 'ignore-volatile': boolean };
+  }>(
+    '/:plural/:id/versions/:version/diff/:other',
+    describe({
+      operationId: 'registryDiffVersions',
+      summary: 'What changed from one version to another, in OSCAL terms',
+      tags,
+      access: 'public',
+      description: `${PUBLIC_READ} Either version may be the older.`,
+      params: {
+        ...versionParams,
+        properties: {
+          ...versionParams.properties,
+          other: { type: 'string', maxLength: 20, description: 'the version compared with, from 1' },
+        },
+        required: [...versionParams.required, 'other'],
+      },
+      querystring: { type: 'object', properties: { 'ignore-volatile': IGNORE_VOLATILE } },
+      responses: {
+        200: json('The diff report from the first version to the second', ref('DiffReport')),
+        400: 'Not a version number (versions are numbered 1, 2, 3, ...)',
+        404: 'No such document or version, or the caller may not read the document',
+        409: 'The document kept changing while it was read',
+        422: UNKNOWN_PLURAL,
+      },
+    }),
+    async (request) => {
+      const { plural, id, version, other } = request.params;
+      return deps.diff.compare(
+        request.identity,
+        PLURALS[plural]!,
+        id,
+        String(versionNumber(version)),
+        String(versionNumber(other)),
+        { ignoreVolatile: request.query['ignore-volatile'] },
+      );
     },
   );
 
