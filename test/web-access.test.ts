@@ -118,6 +118,7 @@ const PAGES: readonly WebPage[] = [
   { name: 'version 1', kind: 'document', rule: 'read', url: (d) => `${docUrl(d)}/versions/1` },
   { name: 'resolved', kind: 'document', rule: 'read', models: ['profile'], url: (d) => `${docUrl(d)}/resolved` },
   { name: 'snapshots', kind: 'document', rule: 'read', url: (d) => `${docUrl(d)}/snapshots` },
+  { name: 'what changed', kind: 'document', rule: 'read', url: (d) => `${docUrl(d)}/diff?from=1` },
   { name: 'attachments', kind: 'document', rule: 'read', url: (d) => `${docUrl(d)}/attachments` },
   { name: 'sharing', kind: 'document', rule: 'manage', url: (d) => `${docUrl(d)}/access` },
   { name: 'upload a version', kind: 'document', rule: 'write', url: (d) => `${docUrl(d)}/upload` },

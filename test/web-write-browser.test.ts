@@ -126,6 +126,13 @@ test('upload, refusal, downloads, a new version, an attachment, a snapshot and s
   await page.getByRole('button', { name: 'Upload' }).click();
   await page.waitForURL(documentUrl);
   assert.equal((await page.getByRole('heading', { level: 1 }).textContent())?.trim(), `${doc.title} v2`);
+  // What changed between the two versions: the title's words marked on either side.
+  await page.getByRole('link', { name: 'What changed' }).click();
+  await page.getByRole('heading', { name: 'Summary' }).waitFor();
+  assert.match((await page.locator('.count-changed').textContent()) ?? '', /Changed: [1-9]/);
+  assert.equal(await page.locator('table.diff-fields ins').filter({ hasText: 'v2' }).count(), 1);
+  await screenshot(page, 'what-changed', { fullPage: true });
+
   await page.getByRole('link', { name: 'Versions' }).click();
   await screenshot(page, 'versions');
   await page.getByRole('link', { name: '1', exact: true }).click();

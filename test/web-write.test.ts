@@ -171,6 +171,15 @@ describe('upload', () => {
     const versions = await get(`/documents/catalog/${id}/versions`, 'alice');
     assert.match(versions.text, /href="\/documents\/catalog\/[^"]+\/versions\/2"/);
     assert.match(versions.text, /href="\/documents\/catalog\/[^"]+\/versions\/1"/);
+    // What changed: the default compares the previous version with the current one.
+    const diff = await get(`/documents/catalog/${id}/diff`, 'alice');
+    assert.equal(diff.status, 200, diff.text);
+    assert.match(diff.text, /Changed: 1/);
+    assert.match(diff.text, /<td class="after">[^<]*<ins>[^<]*second<\/ins>/);
+    const reversed = await get(`/documents/catalog/${id}/diff?from=2&to=1`, 'alice');
+    assert.match(reversed.text, /<td class="before">[^<]*<del>[^<]*second<\/del>/);
+    assert.equal((await get(`/documents/catalog/${id}/diff?from=nine`, 'alice')).status, 400);
+    assert.equal((await get(`/documents/catalog/${id}/diff?from=7`, 'alice')).status, 404);
     // Alice's documents are private by default here: bob cannot even find it.
     const bob = await postFile(`/documents/catalog/${id}/upload`, 'bob', 'v3.json', JSON.stringify(next));
     assert.equal(bob.status, 404);

@@ -5,13 +5,15 @@ import { MODEL_LABELS } from './layout.js';
 import { markupLine } from './views/markup.js';
 
 /** The pages of one document; each is offered only to those its rule lets in, as the API decides. */
-export type DocumentTab = 'document' | 'resolved' | 'versions' | 'snapshots' | 'attachments' | 'sharing' | 'upload';
+export type DocumentTab =
+  'document' | 'resolved' | 'versions' | 'diff' | 'snapshots' | 'attachments' | 'sharing' | 'upload';
 
 const TABS: readonly { tab: DocumentTab; label: string; path: string; shown: (m: ModelName, r: Rights) => boolean }[] =
   [
     { tab: 'document', label: 'Document', path: '', shown: () => true },
     { tab: 'resolved', label: 'Resolved catalog', path: '/resolved', shown: (m) => m === 'profile' },
     { tab: 'versions', label: 'Versions', path: '/versions', shown: (_m, r) => r.manage },
+    { tab: 'diff', label: 'What changed', path: '/diff', shown: () => true },
     { tab: 'snapshots', label: 'Snapshots', path: '/snapshots', shown: () => true },
     { tab: 'attachments', label: 'Attachments', path: '/attachments', shown: () => true },
     { tab: 'sharing', label: 'Sharing', path: '/access', shown: (_m, r) => r.manage },
