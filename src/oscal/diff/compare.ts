@@ -1,4 +1,4 @@
-import { diffWords } from 'diff';
+import { diffWordsWithSpace } from 'diff';
 import type { ChildBinding, DefinitionBinding, OscalModel } from '../model/model.js';
 import { canonical, hasDocumentKey, identityOf, type Identity } from './identity.js';
 import type { Change, FieldChange, WordSpan } from './types.js';
@@ -25,6 +25,7 @@ interface Item {
 
 const pointer = (segment: string) =>
   segment.includes('~') || segment.includes('/') ? segment.replace(/~/g, '~0').replace(/\//g, '~1') : segment;
+const parentOf = (path: string) => path.slice(0, path.lastIndexOf('/'));
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function titleOf(node: unknown): string | undefined {
@@ -44,7 +45,7 @@ const isList = (child: ChildBinding | undefined, value: unknown) =>
 
 /** Markdown and other text is compared word by word; the spans rebuild either side. */
 function words(old: string, now: string): WordSpan[] {
-  return diffWords(old, now).map((part) => ({
+  return diffWordsWithSpace(old, now).map((part) => ({
     op: part.added ? 'added' : part.removed ? 'removed' : 'same',
     text: part.value,
   }));
@@ -58,7 +59,7 @@ const isProse = (def: DefinitionBinding | undefined) =>
  * ends and after a list marker are layout, and a blank line between list items only makes the
  * list loose (NIST's JSON and XML of one SSP differ just so).
  */
-const proseText = (text: string) =>
+export const proseText = (text: string) =>
   text
     .replace(/[ \t]+/g, ' ')
     .replace(/ ?\n ?/g, '\n')
@@ -192,6 +193,8 @@ export class Comparison {
       return;
     }
     const fields: FieldChange[] = [];
+    // Children are compared after the object's own change is reported, so a report reads parent first.
+    const children: (() => void)[] = [];
     const keys = new Set([...Object.keys(o), ...Object.keys(n)]);
     for (const key of keys) {
       const oldChild = this.child(this.old, oldDef, key);
@@ -204,24 +207,26 @@ export class Comparison {
       const scalarField = !child || (childDef?.kind === 'field' && !isList(child, ov ?? nv) && !isObject(ov ?? nv));
       if (scalarField) {
         if (!sameValue(ov, nv, childDef)) fields.push(this.field(key, ov, nv, childDef));
-        continue;
-      }
-      if (isList(child, ov ?? nv)) {
-        this.compareLists(
-          ov === undefined ? [] : itemsOf(ov, oldChild ?? child),
-          nv === undefined ? [] : itemsOf(nv, child),
-          oldChild?.def,
-          newChild?.def,
-          `${oldPath}${segment}`,
-          `${newPath}${segment}`,
+      } else if (isList(child, ov ?? nv)) {
+        children.push(() =>
+          this.compareLists(
+            ov === undefined ? [] : itemsOf(ov, oldChild ?? child),
+            nv === undefined ? [] : itemsOf(nv, child),
+            oldChild?.def,
+            newChild?.def,
+            `${oldPath}${segment}`,
+            `${newPath}${segment}`,
+          ),
         );
-        continue;
-      }
-      if (ov === undefined) this.added(nv, newChild?.def, `${newPath}${segment}`);
-      else if (nv === undefined) this.removed(ov, oldChild?.def, `${oldPath}${segment}`);
-      else this.compareObjects(ov, nv, oldChild?.def, newChild?.def, `${oldPath}${segment}`, `${newPath}${segment}`);
+      } else if (ov === undefined) children.push(() => this.added(nv, newChild?.def, `${newPath}${segment}`));
+      else if (nv === undefined) children.push(() => this.removed(ov, oldChild?.def, `${oldPath}${segment}`));
+      else
+        children.push(() =>
+          this.compareObjects(ov, nv, oldChild?.def, newChild?.def, `${oldPath}${segment}`, `${newPath}${segment}`),
+        );
     }
     if (fields.length) this.report('changed', binding, n, newPath, oldPath, fields);
+    for (const compare of children) compare();
   }
 
   private field(key: string, old: unknown, now: unknown, def: DefinitionBinding | undefined): FieldChange {
@@ -336,7 +341,8 @@ export class Comparison {
     fields?: FieldChange[],
   ): void {
     const change: Change = { kind, path, object: def?.name ?? 'value' };
-    if (from !== undefined && (from !== path || kind === 'moved')) change.from = from;
+    // A changed object that only shifted within its list is where it was: `from` says where it came from otherwise.
+    if (from !== undefined && (kind === 'moved' || parentOf(from) !== parentOf(path))) change.from = from;
     const id = identityOf(def, node);
     if (id.scope !== 'content') change.key = id.label;
     const title = titleOf(node);

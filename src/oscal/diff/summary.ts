@@ -1,3 +1,4 @@
+import { proseText } from './compare.js';
 import { canonical } from './identity.js';
 import type { CatalogSummary, ProfileSummary, SspSummary } from './types.js';
 
@@ -28,7 +29,11 @@ function controlsOf(catalog: Obj): { controls: Map<string, Obj>; params: Map<str
   return { controls, params };
 }
 
-const statementOf = (control: Obj) => canonical(list(control.parts).filter((p) => p.name === 'statement'));
+/** Content as compare.ts compares it: prose by what it reads, so spacing alone is no change here either. */
+const asRead = (value: unknown): string =>
+  canonical(JSON.parse(JSON.stringify(value), (_key, v: unknown) => (typeof v === 'string' ? proseText(v) : v)));
+
+const statementOf = (control: Obj) => asRead(list(control.parts).filter((p) => p.name === 'statement'));
 
 export function catalogSummary(old: Obj, now: Obj): CatalogSummary {
   const a = controlsOf(old);
@@ -42,9 +47,7 @@ export function catalogSummary(old: Obj, now: Obj): CatalogSummary {
       [...b.controls].filter(([id, c]) => withdrawn(c) && !withdrawn(a.controls.get(id))).map(([id]) => id),
     ),
     parametersChanged: sorted(
-      [...b.params]
-        .filter(([id, p]) => a.params.has(id) && canonical(a.params.get(id)) !== canonical(p))
-        .map(([id]) => id),
+      [...b.params].filter(([id, p]) => a.params.has(id) && asRead(a.params.get(id)) !== asRead(p)).map(([id]) => id),
     ),
     statementsChanged: both.filter((id) => statementOf(a.controls.get(id)!) !== statementOf(b.controls.get(id)!)),
   };
@@ -82,7 +85,7 @@ export function profileSummary(old: Obj, now: Obj): ProfileSummary {
   const pa = setParameters(old);
   const pb = setParameters(now);
   const changed = new Set([...minus(pa, pb), ...minus(pb, pa)]);
-  for (const [id, s] of pb) if (pa.has(id) && canonical(pa.get(id)) !== canonical(s)) changed.add(id);
+  for (const [id, s] of pb) if (pa.has(id) && asRead(pa.get(id)) !== asRead(s)) changed.add(id);
   return {
     controlsSelected: sorted([...after].filter((id) => !before.has(id))),
     controlsDeselected: sorted([...before].filter((id) => !after.has(id))),
