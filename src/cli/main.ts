@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { backupCommand } from './backup.js';
 import { convertCommand } from './convert.js';
+import { diffCommand } from './diff.js';
 import { describeFailure } from './failures.js';
 import { exportCommand } from './export.js';
 import { importCommand } from './import.js';
@@ -12,10 +13,13 @@ import { tokenCommand } from './token.js';
 import { validateCommand } from './validate.js';
 
 const program = new Command('oscal-depot')
-  .description('OSCAL Depot: store, convert, validate and resolve OSCAL documents, and move them to and from a server')
+  .description(
+    'OSCAL Depot: store, convert, validate, resolve and compare OSCAL documents, and move them to and from a server',
+  )
   .addCommand(convertCommand())
   .addCommand(validateCommand())
   .addCommand(resolveCommand())
+  .addCommand(diffCommand())
   .addCommand(serveCommand())
   .addCommand(importCommand())
   .addCommand(exportCommand())
