@@ -89,6 +89,9 @@ interface Doc {
   owner: string;
   visibility: Vis;
   grants: { principal: string; permission: 'read' | 'write' }[];
+  /** Of the fixtures: a content snapshot and an attached file, made once every setting is in place. */
+  snapshot?: string;
+  resource?: string;
 }
 
 const docUrl = (doc: Doc) => `/documents/${doc.model}/${doc.id}`;
@@ -120,6 +123,8 @@ const PAGES: readonly WebPage[] = [
   { name: 'snapshots', kind: 'document', rule: 'read', url: (d) => `${docUrl(d)}/snapshots` },
   { name: 'what changed', kind: 'document', rule: 'read', url: (d) => `${docUrl(d)}/diff?from=1` },
   { name: 'attachments', kind: 'document', rule: 'read', url: (d) => `${docUrl(d)}/attachments` },
+  { name: 'a snapshot', kind: 'document', rule: 'read', url: (d) => `${docUrl(d)}/snapshots/${d.snapshot}` },
+  { name: 'an attached file', kind: 'document', rule: 'read', url: (d) => `${docUrl(d)}/attachments/${d.resource}` },
   { name: 'sharing', kind: 'document', rule: 'manage', url: (d) => `${docUrl(d)}/access` },
   { name: 'upload a version', kind: 'document', rule: 'write', url: (d) => `${docUrl(d)}/upload` },
 ];
@@ -311,6 +316,21 @@ before(async () => {
   await createCatalog('other owner', 'private', 'otherOwner');
   for (const model of FIXTURE_MODELS)
     await setAccess(fixtures[model].private, { grants: [{ principal: `user:${NAME.grantee}`, permission: 'read' }] });
+  // A snapshot and an attached file of each, for the pages that open one of them.
+  for (const doc of FIXTURE_MODELS.flatMap((model) => VIS.map((vis) => fixtures[model][vis]))) {
+    const snapshot = await apiCall('owner', 'POST', `/${doc.model}/${doc.id}/snapshot`, { snapshot: {} });
+    assert.equal(snapshot.status, 201, snapshot.text);
+    doc.snapshot = snapshot.json()['snapshot-id'];
+    // The file says the document's title, so that a caller who may read it is seen to get it.
+    const attached = await api(server.url, 'POST', `/oscal/v1/${doc.model}/${doc.id}/attachment`, {
+      token: tokens.owner,
+      body: `Notes on ${doc.title}`,
+      contentType: 'text/plain',
+      headers: { 'content-disposition': 'attachment; filename="notes.txt"' },
+    });
+    assert.equal(attached.status, 201, attached.text);
+    doc.resource = attached.json().uuid;
+  }
 });
 
 after(async () => {
