@@ -71,7 +71,7 @@ function sameValue(old: unknown, now: unknown, def: DefinitionBinding | undefine
   if (typeof old === 'string' && typeof now === 'string')
     return old === now || (isProse(def) && proseText(old) === proseText(now));
   if (typeof old !== 'object' || typeof now !== 'object') return old === now;
-  return canonical(old) === canonical(now);
+  return JSON.stringify(old) === JSON.stringify(now) || canonical(old) === canonical(now);
 }
 
 /** The longest run of entries already in their old order (indices increasing): the ones that did not move. */
@@ -106,8 +106,8 @@ export class Comparison {
   private readonly consumed = new Set<string>();
   private readonly old: Side;
   private readonly now: Side;
-  private readonly oldHolds = new Map<number, boolean>();
-  private readonly newHolds = new Map<number, boolean>();
+  private readonly oldNamed = new Map<number, readonly ChildBinding[]>();
+  private readonly newNamed = new Map<number, readonly ChildBinding[]>();
 
   constructor(
     oldModel: OscalModel,
@@ -132,21 +132,48 @@ export class Comparison {
    * Whether objects of a definition can hold, at any depth, an object named by a uuid or id: the
    * only subtrees that locate() and movedInto() need to enter (props, links and prose never do).
    */
-  private holdsNamed(side: Side, def: number): boolean {
-    let memo = side === this.old ? this.oldHolds : this.newHolds;
-    const known = memo.get(def);
-    if (known !== undefined) return known;
-    memo.set(def, false);
+  private holdsNamed(side: Side, def: number, seen = new Set<number>()): boolean {
+    if (seen.has(def)) return false;
+    seen.add(def);
     const binding = this.def(side, def);
-    let holds = false;
-    if (binding.kind === 'assembly')
-      for (const child of binding.children) {
-        const target = this.def(side, child.def);
-        if (hasDocumentKey(target) || this.holdsNamed(side, child.def)) holds = true;
-      }
-    memo = side === this.old ? this.oldHolds : this.newHolds;
-    memo.set(def, holds);
-    return holds;
+    return (
+      binding.kind === 'assembly' &&
+      binding.children.some((c) => hasDocumentKey(this.def(side, c.def)) || this.holdsNamed(side, c.def, seen))
+    );
+  }
+
+  /** The children of a definition that are, or can hold, objects named by a uuid or id; worked out once. */
+  private namedChildren(side: Side, def: number): readonly ChildBinding[] {
+    const memo = side === this.old ? this.oldNamed : this.newNamed;
+    let children = memo.get(def);
+    if (!children) {
+      const binding = this.def(side, def);
+      children =
+        binding.kind === 'assembly'
+          ? binding.children.filter((c) => hasDocumentKey(this.def(side, c.def)) || this.holdsNamed(side, c.def))
+          : [];
+      memo.set(def, children);
+    }
+    return children;
+  }
+
+  /** Calls `visit` for each value of each child of a node that may be or hold a named object. */
+  private eachNamedChild(
+    side: Side,
+    node: Record<string, unknown>,
+    def: number,
+    path: string,
+    visit: (value: unknown, child: ChildBinding, path: string) => void,
+  ): void {
+    for (const child of this.namedChildren(side, def)) {
+      const value = node[child.json];
+      if (value === undefined) continue;
+      const at = `${path}/${child.json}`;
+      if (Array.isArray(value)) for (let i = 0; i < value.length; i++) visit(value[i], child, `${at}/${i}`);
+      else if (child.group === 'BY_KEY' && isObject(value))
+        for (const [key, item] of Object.entries(value)) visit(item, child, `${at}/${pointer(key)}`);
+      else visit(value, child, at);
+    }
   }
 
   private def(side: Side, def: number): DefinitionBinding {
@@ -162,19 +189,17 @@ export class Comparison {
   private locate(side: Side, node: unknown, def: number, path: string, parent: string): void {
     if (!isObject(node)) return;
     const binding = this.def(side, def);
-    const identity = identityOf(binding, node);
     let here = parent;
-    if (identity.scope === 'document') {
-      if (!side.located.has(identity.key)) side.located.set(identity.key, { node, def, path, parent });
-      here = identity.key;
+    if (hasDocumentKey(binding)) {
+      const identity = identityOf(binding, node);
+      if (identity.scope === 'document') {
+        if (!side.located.has(identity.key)) side.located.set(identity.key, { node, def, path, parent });
+        here = identity.key;
+      }
     }
-    if (binding.kind !== 'assembly') return;
-    for (const [key, value] of Object.entries(node)) {
-      const child = side.model.index(def).json.get(key);
-      if (!child || !(hasDocumentKey(this.def(side, child.def)) || this.holdsNamed(side, child.def))) continue;
-      for (const item of itemsOf(value, child))
-        this.locate(side, item.node, child.def, `${path}/${pointer(key)}${item.segment}`, `${here}>${key}`);
-    }
+    this.eachNamedChild(side, node, def, path, (value, child, at) =>
+      this.locate(side, value, child.def, at, `${here}>${child.json}`),
+    );
   }
 
   /** Two objects taken for the same one: their fields, then their children. */
@@ -314,18 +339,13 @@ export class Comparison {
   }
 
   private movedInto(node: unknown, def: number, path: string): void {
-    if (!isObject(node) || this.def(this.now, def).kind !== 'assembly') return;
-    for (const [key, value] of Object.entries(node)) {
-      const child = this.now.model.index(def).json.get(key);
-      if (!child || !(hasDocumentKey(this.def(this.now, child.def)) || this.holdsNamed(this.now, child.def))) continue;
-      for (const item of itemsOf(value, child)) {
-        const at = `${path}/${pointer(key)}${item.segment}`;
-        const id = this.identity(this.now, child.def, item.node);
-        const from = id.scope === 'document' ? this.old.located.get(id.key) : undefined;
-        if (from && !this.consumed.has(id.key)) this.movedHere(id.key, from, item.node, child.def, at);
-        else this.movedInto(item.node, child.def, at);
-      }
-    }
+    if (!isObject(node)) return;
+    this.eachNamedChild(this.now, node, def, path, (value, child, at) => {
+      const id = this.identity(this.now, child.def, value);
+      const from = id.scope === 'document' ? this.old.located.get(id.key) : undefined;
+      if (from && !this.consumed.has(id.key)) this.movedHere(id.key, from, value, child.def, at);
+      else this.movedInto(value, child.def, at);
+    });
   }
 
   private removed(node: unknown, def: number | undefined, path: string): void {

@@ -37,12 +37,13 @@ export type Identity =
   | { scope: 'content'; key: string };
 
 /** Object keys sorted at every level: the same content read from XML, JSON or YAML gives the same text. */
-export function canonical(value: unknown): string {
+export function canonical(value: unknown, text: (s: string) => string = (s) => s): string {
+  if (typeof value === 'string') return JSON.stringify(text(value));
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (Array.isArray(value)) return `[${value.map((v) => canonical(v, text)).join(',')}]`;
   const entries = Object.keys(value)
     .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`);
+    .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k], text)}`);
   return `{${entries.join(',')}}`;
 }
 

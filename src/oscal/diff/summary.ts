@@ -29,11 +29,14 @@ function controlsOf(catalog: Obj): { controls: Map<string, Obj>; params: Map<str
   return { controls, params };
 }
 
-/** Content as compare.ts compares it: prose by what it reads, so spacing alone is no change here either. */
-const asRead = (value: unknown): string =>
-  canonical(JSON.parse(JSON.stringify(value), (_key, v: unknown) => (typeof v === 'string' ? proseText(v) : v)));
+/**
+ * Whether two values read alike, as compare.ts compares them: the same JSON (the common case, and
+ * cheap), else the same content with keys in any order and prose by what it reads.
+ */
+const readAlike = (a: unknown, b: unknown): boolean =>
+  JSON.stringify(a) === JSON.stringify(b) || canonical(a, proseText) === canonical(b, proseText);
 
-const statementOf = (control: Obj) => asRead(list(control.parts).filter((p) => p.name === 'statement'));
+const statementOf = (control: Obj) => list(control.parts).filter((p) => p.name === 'statement');
 
 export function catalogSummary(old: Obj, now: Obj): CatalogSummary {
   const a = controlsOf(old);
@@ -47,9 +50,11 @@ export function catalogSummary(old: Obj, now: Obj): CatalogSummary {
       [...b.controls].filter(([id, c]) => withdrawn(c) && !withdrawn(a.controls.get(id))).map(([id]) => id),
     ),
     parametersChanged: sorted(
-      [...b.params].filter(([id, p]) => a.params.has(id) && asRead(a.params.get(id)) !== asRead(p)).map(([id]) => id),
+      [...b.params].filter(([id, p]) => a.params.has(id) && !readAlike(a.params.get(id), p)).map(([id]) => id),
     ),
-    statementsChanged: both.filter((id) => statementOf(a.controls.get(id)!) !== statementOf(b.controls.get(id)!)),
+    statementsChanged: both.filter(
+      (id) => !readAlike(statementOf(a.controls.get(id)!), statementOf(b.controls.get(id)!)),
+    ),
   };
 }
 
@@ -85,7 +90,7 @@ export function profileSummary(old: Obj, now: Obj): ProfileSummary {
   const pa = setParameters(old);
   const pb = setParameters(now);
   const changed = new Set([...minus(pa, pb), ...minus(pb, pa)]);
-  for (const [id, s] of pb) if (pa.has(id) && asRead(pa.get(id)) !== asRead(s)) changed.add(id);
+  for (const [id, s] of pb) if (pa.has(id) && !readAlike(pa.get(id), s)) changed.add(id);
   return {
     controlsSelected: sorted([...after].filter((id) => !before.has(id))),
     controlsDeselected: sorted([...before].filter((id) => !after.has(id))),
