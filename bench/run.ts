@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { constraintBench } from './constraint-validation.js';
 import { xmlBench, yamlBench } from './conversion.js';
+import { diffBench } from './diff.js';
 import { httpBench, httpPostgresBench } from './http.js';
 import { httpWritesBench } from './http-writes.js';
 import { largeCatalogBench } from './large-catalog.js';
@@ -20,6 +21,7 @@ const groups: Record<string, () => unknown> = {
   validation: validationBench,
   constraints: constraintBench,
   resolve: resolveBench,
+  diff: diffBench,
   large: largeCatalogBench,
   http: httpBench,
   'http-postgres': httpPostgresBench,
