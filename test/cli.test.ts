@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -181,5 +182,24 @@ describe('oscal-depot with options it cannot use', () => {
       assert.doesNotMatch(r.stderr, /not-to-be-printed/);
       noStack(r.stderr);
     }
+  });
+});
+
+describe('oscal-depot writing to a reader that stops early', () => {
+  test('`| head`: the closed pipe ends the command quietly, with no stack trace', async () => {
+    const child = spawn(
+      process.execPath,
+      [BIN, 'convert', join(REV5_A849, 'json', 'NIST_SP-800-53_rev5_catalog.json'), '--to', 'xml'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    // As head(1) does: read the first lines, then close the pipe while the writer still has megabytes to send.
+    child.stdout.once('data', () => child.stdout.destroy());
+    const [code] = (await once(child, 'close')) as [number | null];
+    assert.equal(stderr, '');
+    assert.equal(code, 0);
   });
 });

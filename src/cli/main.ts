@@ -27,6 +27,12 @@ const program = new Command('oscal-depot')
   .addCommand(backupCommand())
   .addCommand(restoreCommand());
 
+// A reader that stops early (`| head`) closes the pipe: what it did not read is not wanted, which is no failure.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code !== 'EPIPE') throw e;
+  process.exit(process.exitCode ?? 0);
+});
+
 try {
   await program.parseAsync(process.argv);
 } catch (e) {
