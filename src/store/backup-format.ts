@@ -55,6 +55,21 @@ export const TABLES = [
 /** Tables whose content the backup carries otherwise: the schema version in the header, the sequences in their record. */
 export const BOOKKEEPING = new Set(['schema_migrations', 'revision_ids', 'sqlite_sequence']);
 
+/**
+ * Tables a backup leaves out because they are derived from the rest: the search index (with
+ * FTS5's own tables on SQLite) is made again from the current revisions by `oscal-depot reindex`,
+ * which a restored store needs before search finds anything. Carrying it would double the
+ * backup's text and tie it to one backend's index format.
+ */
+export const DERIVED = new Set([
+  'search_entries',
+  'search_fts',
+  'search_fts_data',
+  'search_fts_idx',
+  'search_fts_docsize',
+  'search_fts_config',
+]);
+
 /** Numbers a store gives once only: a restore continues after the last one given, not after the largest one kept. */
 export const SEQUENCES = [
   { table: 'revisions', column: 'record_id' },
@@ -101,7 +116,9 @@ export interface RestoreOutcome {
 /** Tables of a store in backup order; refuses a store with a table nobody taught the backup about. */
 export function tablesToCopy(present: Iterable<string>): string[] {
   const names = new Set(present);
-  const unknown = [...names].filter((n) => !BOOKKEEPING.has(n) && !(TABLES as readonly string[]).includes(n));
+  const unknown = [...names].filter(
+    (n) => !BOOKKEEPING.has(n) && !DERIVED.has(n) && !(TABLES as readonly string[]).includes(n),
+  );
   if (unknown.length)
     throw new BackupFormatError(
       `the store has tables this backup does not know (${unknown.join(', ')}): refusing to write a backup that leaves them out`,

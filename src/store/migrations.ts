@@ -193,6 +193,60 @@ function schemaV8(dialect: Dialect): string {
       CREATE INDEX document_aliases_by_key ON document_aliases (lookup_key);`;
 }
 
+/**
+ * The search index: one row per located object of each document's current revision. SQLite keeps
+ * the words in an FTS5 table over the rows (external content, so the text is stored once and
+ * snippet() reads it back; the triggers keep it in step, the delete one with the old values, as
+ * external content requires). Rows are only inserted and deleted, never updated: there is no
+ * update trigger. unicode61 without extra token characters splits ac-2.1 and AC-2(1) alike into
+ * ac 2 1; no stemming, as PostgreSQL's side has none.
+ *
+ * PostgreSQL keeps a tsvector per row, built by the writer from the words search-query.ts gives
+ * (key and title weighted A, text B), with the 'simple' configuration: its parser would otherwise
+ * split ids its own way (ac-2.1 as ac and -2.1), the english one stems and drops stop words, and
+ * 'simple' over pre-split words matches what SQLite's side matches. Control ids are kept as keys
+ * (ac 2 1) in an array, GIN-indexed for the control-id filter.
+ */
+const SEARCH_SQLITE = `
+      CREATE TABLE search_entries (
+        id INTEGER PRIMARY KEY,
+        document_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        path TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        key TEXT,
+        title TEXT,
+        text TEXT NOT NULL,
+        control_ids TEXT NOT NULL
+      );
+      CREATE INDEX search_entries_by_document ON search_entries (document_id);
+      CREATE VIRTUAL TABLE search_fts USING fts5(
+        key, title, text, control_ids,
+        content = 'search_entries', content_rowid = 'id',
+        tokenize = 'unicode61 remove_diacritics 2'
+      );
+      CREATE TRIGGER search_entries_insert AFTER INSERT ON search_entries BEGIN
+        INSERT INTO search_fts (rowid, key, title, text, control_ids) VALUES (new.id, new.key, new.title, new.text, new.control_ids);
+      END;
+      CREATE TRIGGER search_entries_delete AFTER DELETE ON search_entries BEGIN
+        INSERT INTO search_fts (search_fts, rowid, key, title, text, control_ids) VALUES ('delete', old.id, old.key, old.title, old.text, old.control_ids);
+      END;`;
+
+const SEARCH_POSTGRES = `
+      CREATE TABLE search_entries (
+        id BIGSERIAL PRIMARY KEY,
+        document_id TEXT COLLATE "C" NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        path TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        key TEXT,
+        title TEXT,
+        text TEXT NOT NULL,
+        control_ids TEXT[] NOT NULL,
+        words TSVECTOR NOT NULL
+      );
+      CREATE INDEX search_entries_by_document ON search_entries (document_id);
+      CREATE INDEX search_entries_words ON search_entries USING gin (words);
+      CREATE INDEX search_entries_controls ON search_entries USING gin (control_ids);`;
+
 const AUDIT_INDEXES = `
       CREATE INDEX audit_by_actor ON audit_log (actor, id);
       CREATE INDEX audit_by_document ON audit_log (document_id, id);
@@ -270,5 +324,11 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'document aliases: the names and URLs other documents import a document by',
     sqlite: schemaV8('sqlite'),
     postgres: schemaV8('postgres'),
+  },
+  {
+    version: 9,
+    description: 'the full-text search index of the current revision of each document',
+    sqlite: SEARCH_SQLITE,
+    postgres: SEARCH_POSTGRES,
   },
 ];

@@ -4,6 +4,7 @@
  * re-exported here with `Store`, their union, so that every store type has one place to come from.
  */
 import type { Format } from '../oscal/formats/index.js';
+import type { SearchEntry } from '../oscal/search/extract.js';
 
 export type Visibility = 'public' | 'private';
 export type Role = 'admin' | 'writer' | 'reader';
@@ -89,6 +90,12 @@ export interface RevisionInput {
   resources?: string[];
   /** What constraint validation found on this content. */
   findings?: StoredFinding[];
+  /**
+   * The search entries of this revision's content: they replace the document's, in the write's
+   * transaction. Absent: the document's entries stay as they are (a caller that does not extract
+   * leaves the index to `reindex`); an empty list empties them.
+   */
+  search?: SearchEntry[];
 }
 
 /** A file behind a back-matter resource (D9). */
@@ -187,6 +194,48 @@ export interface ListQuery {
   after?: { key: string; id: string };
 }
 
+/** Where a page of search hits ended: the next page has lower ranks, or the same rank and higher ids. */
+export interface SearchCursor {
+  rank: number;
+  id: number;
+}
+
+export interface SearchQuery {
+  /**
+   * Words (all must match), "phrases", prefixes (crypt*) and ids (ac-2.1 and AC-2(1) alike);
+   * anything else typed separates words (src/store/search-query.ts). May hold no word when
+   * `controlId` is given.
+   */
+  text: string;
+  model?: string;
+  /** Only entries about this control, in any spelling of its id (ac-2.1, AC-2(1), ac-02.01). */
+  controlId?: string;
+  /** Whose view, as in ListQuery: undefined for admins (everything). */
+  readableBy?: ListQuery['readableBy'];
+  limit: number;
+  after?: SearchCursor;
+}
+
+/** An object of a document's current revision that a search found. */
+export interface SearchHit {
+  /** The entry's id, for the cursor of the next page ({ rank, id } of the last hit). */
+  id: number;
+  documentId: string;
+  model: string;
+  /** JSON pointer of the object in the document's JSON form. */
+  path: string;
+  kind: string;
+  key?: string;
+  title?: string;
+  /**
+   * A plain-text excerpt of the object's text (or title, or key: where the words matched), each
+   * matched word run between \u0002 and \u0003 (no stored text holds them): escape it, then mark.
+   */
+  snippet: string;
+  /** Higher is better; comparable only within one query's hits. */
+  rank: number;
+}
+
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
 
 export interface JobRecord {
@@ -253,6 +302,7 @@ export type { DocumentStore } from './interfaces/documents.js';
 export type { JobStore } from './interfaces/jobs.js';
 export type { RenditionStore } from './interfaces/renditions.js';
 export type { RevisionStore } from './interfaces/revisions.js';
+export type { SearchStore } from './interfaces/search.js';
 export type { SnapshotStore } from './interfaces/snapshots.js';
 export type { Store, StoreLifecycle, StoreOperations } from './interfaces/store.js';
 export type { TokenStore } from './interfaces/tokens.js';

@@ -8,6 +8,7 @@ import type { DocumentStore } from './documents.js';
 import type { JobStore } from './jobs.js';
 import type { RenditionStore } from './renditions.js';
 import type { RevisionStore } from './revisions.js';
+import type { SearchStore } from './search.js';
 import type { SnapshotStore } from './snapshots.js';
 import type { TokenStore } from './tokens.js';
 
@@ -32,7 +33,8 @@ export interface StoreOperations
     JobStore,
     TokenStore,
     AuditStore,
-    ConstraintSetStore {}
+    ConstraintSetStore,
+    SearchStore {}
 
 /**
  * The store's narrow interface: each operation is one transaction, shaped by what the service

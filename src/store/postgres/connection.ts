@@ -5,7 +5,7 @@
  */
 import type postgres from 'postgres';
 import { BLOB_MERGE, UNREFERENCED } from '../rows.js';
-import type { AuditEntry, BlobInput } from '../types.js';
+import type { AuditEntry, BlobInput, ListQuery } from '../types.js';
 
 /** The pool, or one transaction on it. */
 export type Sql = postgres.Sql | postgres.TransactionSql;
@@ -57,4 +57,18 @@ export async function dropUnreferenced(tx: Sql, hashes: string[]): Promise<void>
 /** Keeps the document from being deleted until the transaction ends; false when it is gone. */
 export async function holdDocument(tx: Sql, id: string): Promise<boolean> {
   return (await tx`SELECT 1 FROM documents WHERE id = ${id} FOR KEY SHARE`).length === 1;
+}
+
+/**
+ * The condition on a documents row (`d`: its alias, or '' for none) that `readableBy` may read it:
+ * public, owned, or granted to one of the principals. `p` adds a parameter and gives its placeholder.
+ */
+export function readableWhere(
+  readableBy: NonNullable<ListQuery['readableBy']>,
+  p: (value: unknown) => string,
+  d = '',
+): string {
+  const user = p(readableBy.userId ?? null);
+  const principals = readableBy.principals.map(p);
+  return `(${d}visibility = 'public' OR ${d}owner = ${user}${principals.length ? ` OR ${d}id IN (SELECT document_id FROM grants WHERE principal IN (${principals.join(', ')}))` : ''})`;
 }

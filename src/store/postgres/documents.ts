@@ -1,7 +1,7 @@
 import type postgres from 'postgres';
 import { DOCUMENT_BLOBS, documentOf, fieldColumns } from '../rows.js';
 import { type DocumentStore } from '../types.js';
-import { audit, dropUnreferenced, now } from './connection.js';
+import { audit, dropUnreferenced, now, readableWhere } from './connection.js';
 import { writeRevision } from './revision-writes.js';
 import { StoreConflictError } from '../../errors.js';
 
@@ -58,13 +58,7 @@ export function postgresDocuments(sql: postgres.Sql): DocumentStore {
         return `$${params.length}`;
       };
       const where = ['model = $1'];
-      if (query.readableBy) {
-        const user = p(query.readableBy.userId ?? null);
-        const principals = query.readableBy.principals.map(p);
-        where.push(
-          `(visibility = 'public' OR owner = ${user}${principals.length ? ` OR id IN (SELECT document_id FROM grants WHERE principal IN (${principals.join(', ')}))` : ''})`,
-        );
-      }
+      if (query.readableBy) where.push(readableWhere(query.readableBy, p));
       if (query.q)
         where.push(
           `title_lower LIKE ${p(`%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`)} ESCAPE '\\'`,

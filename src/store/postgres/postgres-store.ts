@@ -12,6 +12,7 @@ import { postgresDocuments } from './documents.js';
 import { postgresJobs } from './jobs.js';
 import { postgresRenditions } from './renditions.js';
 import { postgresRevisions } from './revisions.js';
+import { postgresSearch } from './search.js';
 import { postgresSnapshots } from './snapshots.js';
 import { postgresTokens } from './tokens.js';
 
@@ -45,6 +46,7 @@ export class PostgresStore implements Store {
       ...postgresTokens(sql),
       ...postgresAudit(sql),
       ...postgresConstraintSets(sql),
+      ...postgresSearch(sql),
     };
     Object.assign(this, operations);
   }

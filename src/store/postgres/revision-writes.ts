@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { findingsColumn } from '../rows.js';
 import type { AliasEntry, AliasSource, DocumentFields, RevisionInput } from '../types.js';
 import { dropUnreferenced, lockBlobs, type Sql } from './connection.js';
+import { writeSearchEntries } from './search.js';
 
 export async function writeRevision(
   tx: Sql,
@@ -48,6 +49,7 @@ export async function writeRevision(
   }
   await dropUnreferenced(tx, released);
   await writeMetadataAliases(tx, id, revision.fields);
+  if (revision.search) await writeSearchEntries(tx, id, revision.search);
   const jobs: string[] = [];
   for (const format of revision.pendingFormats) {
     const jobId = randomUUID();

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { BLOB_MERGE, UNREFERENCED } from '../rows.js';
-import type { AuditEntry, BlobInput } from '../types.js';
+import type { AuditEntry, BlobInput, ListQuery } from '../types.js';
 
 export const now = () => new Date().toISOString();
 
@@ -66,4 +66,21 @@ export class SqliteConnection {
   hasDocument(id: string): boolean {
     return this.stmt('SELECT 1 FROM documents WHERE id = ?').get(id) !== undefined;
   }
+}
+
+/**
+ * The condition on a documents row (`d`: its alias, or '' for none) that `readableBy` may read it:
+ * public, owned, or granted to one of the principals. Adds its parameters to `params`.
+ */
+export function readableWhere(
+  readableBy: NonNullable<ListQuery['readableBy']>,
+  params: Record<string, unknown>,
+  d = '',
+): string {
+  const principals = readableBy.principals.map((p, i) => {
+    params[`p${i}`] = p;
+    return `@p${i}`;
+  });
+  params.user = readableBy.userId ?? null;
+  return `(${d}visibility = 'public' OR ${d}owner = @user${principals.length ? ` OR ${d}id IN (SELECT document_id FROM grants WHERE principal IN (${principals.join(', ')}))` : ''})`;
 }

@@ -1,6 +1,6 @@
 import { DOCUMENT_BLOBS, documentOf, fieldColumns, type Row } from '../rows.js';
 import { type DocumentRecord, type DocumentStore, type ListQuery } from '../types.js';
-import { now, type SqliteConnection } from './connection.js';
+import { now, readableWhere, type SqliteConnection } from './connection.js';
 import { writeRevision } from './revision-writes.js';
 import { StoreConflictError } from '../../errors.js';
 
@@ -102,16 +102,7 @@ export function sqliteDocuments(c: SqliteConnection): DocumentStore {
       const column = SORT_COLUMNS[query.sort];
       const where = ['model = @model'];
       const params: Record<string, unknown> = { model: query.model, limit: query.limit };
-      if (query.readableBy) {
-        const principals = query.readableBy.principals.map((p, i) => {
-          params[`p${i}`] = p;
-          return `@p${i}`;
-        });
-        params.user = query.readableBy.userId ?? null;
-        where.push(
-          `(visibility = 'public' OR owner = @user${principals.length ? ` OR id IN (SELECT document_id FROM grants WHERE principal IN (${principals.join(', ')}))` : ''})`,
-        );
-      }
+      if (query.readableBy) where.push(readableWhere(query.readableBy, params));
       if (query.q) {
         params.q = `%${query.q.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
         where.push("title_lower LIKE @q ESCAPE '\\'");

@@ -7,8 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { findingsColumn } from '../rows.js';
 import type { AliasEntry, AliasSource, DocumentFields, RevisionInput } from '../types.js';
 import type { SqliteConnection } from './connection.js';
+import { writeSearchEntries } from './search.js';
 
-/** Stores a revision's blobs, its row, its ready renditions and the jobs for the others. */
+/** Stores a revision's blobs, its row, its ready renditions, its search entries and the jobs for the others. */
 export function writeRevision(
   c: SqliteConnection,
   id: string,
@@ -44,6 +45,7 @@ export function writeRevision(
   }
   writeAttachments(c, id, revision, at);
   writeMetadataAliases(c, id, revision.fields);
+  if (revision.search) writeSearchEntries(c, id, revision.search);
   return revision.pendingFormats.map((format) => {
     const jobId = randomUUID();
     c.stmt(

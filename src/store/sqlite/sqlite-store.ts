@@ -11,6 +11,7 @@ import { sqliteDocuments } from './documents.js';
 import { sqliteJobs } from './jobs.js';
 import { sqliteRenditions } from './renditions.js';
 import { sqliteRevisions } from './revisions.js';
+import { sqliteSearch } from './search.js';
 import { sqliteSnapshots } from './snapshots.js';
 import { sqliteTokens } from './tokens.js';
 
@@ -61,6 +62,7 @@ export class SqliteStore implements Store {
       ...sqliteTokens(c),
       ...sqliteAudit(c),
       ...sqliteConstraintSets(c),
+      ...sqliteSearch(c),
     };
     Object.assign(this, operations);
   }

@@ -1,0 +1,22 @@
+import type { SearchEntry } from '../../oscal/search/extract.js';
+import type { SearchHit, SearchQuery } from '../types.js';
+
+/**
+ * Full-text search over the current revision of every document: entries are written with each
+ * revision (RevisionInput.search) and go with the document.
+ */
+export interface SearchStore {
+  /**
+   * The entries matching the query in documents the caller may read (readableBy, as
+   * listDocuments applies it), best first, then by id. A query without any word and without a
+   * control id finds nothing.
+   */
+  searchEntries(query: SearchQuery): Promise<SearchHit[]>;
+
+  /**
+   * Writes a document's entries as those of `revision`, if that is still its current revision:
+   * false when the document changed or went meanwhile (its own write indexed it, or it is gone).
+   * How `reindex` fills the index beside servers that write.
+   */
+  indexRevision(documentId: string, revision: number, entries: SearchEntry[]): Promise<boolean>;
+}

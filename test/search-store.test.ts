@@ -1,0 +1,484 @@
+/**
+ * The search index in the store: entries written with each revision, replaced with the next,
+ * gone with the document; the query language (words, phrases, prefixes, ids in either spelling),
+ * the control-id and model filters, who may read what, paging, and queries meant to break the
+ * translation. Each case runs on a real SQLite file and on the real PostgreSQL (harness.ts).
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { PassThrough, Readable } from 'node:stream';
+import { after, describe, test } from 'node:test';
+import type { SearchEntry } from '../src/oscal/search/extract.js';
+import { backupStore, restoreStore } from '../src/store/backup.js';
+import { openStore, type StoreConfig } from '../src/store/index.js';
+import type { SearchHit, SearchQuery, Store, Visibility } from '../src/store/types.js';
+import { freshDatabase, SKIP_MESSAGE, TEST_DATABASE_URL } from './support/postgres.js';
+import { newDataDir } from './support/server.js';
+import { audit, fields, newDoc, revision } from './store/data.js';
+import { conformance } from './store/harness.js';
+
+const entry = (path: string, text: string, extra: Partial<SearchEntry> = {}): SearchEntry => ({
+  path,
+  kind: 'control',
+  text,
+  controlIds: [],
+  ...extra,
+});
+
+const ACCOUNTS: SearchEntry[] = [
+  entry('/catalog', 'Security and privacy controls', { kind: 'catalog', title: 'Controls Catalog' }),
+  entry('/catalog/groups/0/controls/0', 'Manage system accounts. Account management includes review.', {
+    key: 'ac-2',
+    title: 'Account Management',
+    controlIds: ['ac-2'],
+  }),
+  entry(
+    '/catalog/groups/0/controls/0/controls/0',
+    'Support the management of system accounts using automated mechanisms; see AC-2(1).',
+    { key: 'ac-2.1', title: 'Automated System Account Management', controlIds: ['ac-2.1'] },
+  ),
+  entry('/catalog/groups/0/controls/1', 'Share information with partners, management decides.', {
+    key: 'ac-21',
+    title: 'Information Sharing',
+    controlIds: ['ac-21'],
+  }),
+  entry('/catalog/groups/1/controls/0', 'Implement FIPS-validated cryptographic modules.', {
+    key: 'sc-13',
+    title: 'Cryptographic Protection',
+    controlIds: ['sc-13'],
+  }),
+  entry('/catalog/groups/1/controls/1', 'Cryptography guidance for keys held by the organization.', {
+    key: 'sc-12',
+    title: 'Key Establishment',
+    controlIds: ['sc-12'],
+  }),
+];
+
+async function create(
+  store: Store,
+  entries: SearchEntry[] | undefined,
+  options: { id?: string; model?: string; owner?: string; visibility?: Visibility; title?: string } = {},
+): Promise<string> {
+  const id = options.id ?? randomUUID();
+  const input = revision(id, fields(options.title ?? 'Doc'));
+  if (entries) input.search = entries;
+  await store.createDocument(
+    newDoc(id, options.owner ?? 'alice', options.visibility ?? 'public', options.model ?? 'catalog'),
+    input,
+    audit('create', id),
+  );
+  return id;
+}
+
+async function replace(store: Store, id: string, entries: SearchEntry[] | undefined, content = randomUUID()) {
+  const input = revision(content, fields('Doc'));
+  if (entries) input.search = entries;
+  return store.replaceDocument(id, input, audit('replace', id));
+}
+
+const search = (store: Store, text: string, extra: Partial<SearchQuery> = {}) =>
+  store.searchEntries({ text, limit: 100, ...extra });
+const keys = (hits: SearchHit[]) => hits.map((h) => h.key ?? h.path).sort();
+
+conformance('search', ({ withStore }) => {
+  test(
+    'entries written with a revision are found, located and with a marked snippet',
+    withStore(async (store) => {
+      const id = await create(store, ACCOUNTS);
+      const hits = await search(store, 'partners');
+      assert.equal(hits.length, 1);
+      const [hit] = hits;
+      assert.equal(hit!.documentId, id);
+      assert.equal(hit!.model, 'catalog');
+      assert.equal(hit!.path, '/catalog/groups/0/controls/1');
+      assert.equal(hit!.kind, 'control');
+      assert.equal(hit!.key, 'ac-21');
+      assert.equal(hit!.title, 'Information Sharing');
+      assert.equal(hit!.snippet, 'Share information with \u0002partners\u0003, management decides.');
+      assert.equal(typeof hit!.rank, 'number');
+      assert.equal(typeof hit!.id, 'number');
+
+      // All words must match, anywhere in the key, the title or the text; case and diacritics do not count.
+      assert.deepEqual(keys(await search(store, 'MANAGEMENT accounts')), ['ac-2', 'ac-2.1']);
+      assert.deepEqual(keys(await search(store, 'managément')), ['ac-2', 'ac-2.1', 'ac-21']);
+      assert.deepEqual(keys(await search(store, 'establishment')), ['sc-12']);
+      assert.deepEqual(await search(store, 'partners nowhere'), []);
+      // A title match ranks above a text-only match.
+      assert.equal((await search(store, 'management'))[0]!.key, 'ac-2');
+      // A match only in the title marks the title.
+      assert.equal((await search(store, 'establishment'))[0]!.snippet, 'Key \u0002Establishment\u0003');
+    }),
+  );
+
+  test(
+    'a revision without entries leaves the index as it is; a replace swaps old words for new in its transaction',
+    withStore(async (store) => {
+      const id = await create(store, ACCOUNTS);
+      await replace(store, id, undefined);
+      assert.deepEqual(keys(await search(store, 'partners')), ['ac-21']);
+
+      const changed = ACCOUNTS.map((e) =>
+        e.key === 'ac-21' ? { ...e, text: 'Share information with allies, the board decides.' } : e,
+      );
+      await replace(store, id, changed);
+      assert.deepEqual(await search(store, 'partners'), []);
+      assert.deepEqual(keys(await search(store, 'allies')), ['ac-21']);
+      // The unchanged entries are still found, once each.
+      assert.deepEqual(keys(await search(store, 'cryptographic')), ['sc-13']);
+
+      // A refused replace (stale) changes nothing, the index included.
+      await assert.rejects(
+        store.replaceDocument(
+          id,
+          { ...revision('x', fields('Doc')), search: [entry('/x', 'stale')] },
+          audit('r', id),
+          1,
+        ),
+        /no longer current/,
+      );
+      assert.deepEqual(await search(store, 'stale'), []);
+      assert.deepEqual(keys(await search(store, 'allies')), ['ac-21']);
+
+      // An empty list empties the document's entries.
+      await replace(store, id, []);
+      assert.deepEqual(await search(store, 'allies'), []);
+      assert.deepEqual(await search(store, 'cryptographic'), []);
+    }),
+  );
+
+  test(
+    'entries repeated in a revision are each kept, and dropped one by one',
+    withStore(async (store) => {
+      const twice = [entry('/a', 'twin words'), entry('/a', 'twin words')];
+      const id = await create(store, twice);
+      assert.equal((await search(store, 'twin')).length, 2);
+      await replace(store, id, twice.slice(1));
+      assert.equal((await search(store, 'twin')).length, 1);
+    }),
+  );
+
+  test(
+    'deleting the document removes its entries',
+    withStore(async (store) => {
+      const id = await create(store, ACCOUNTS);
+      const other = await create(store, [entry('/catalog', 'accounts elsewhere')]);
+      await store.deleteDocument(id, audit('delete', id));
+      assert.deepEqual(
+        (await search(store, 'accounts')).map((h) => h.documentId),
+        [other],
+      );
+      assert.deepEqual(await search(store, 'cryptographic'), []);
+    }),
+  );
+
+  test(
+    'phrases match words in order and together; prefixes match the start of words',
+    withStore(async (store) => {
+      await create(store, ACCOUNTS);
+      assert.deepEqual(keys(await search(store, '"account management"')), ['ac-2', 'ac-2.1']);
+      assert.deepEqual(keys(await search(store, '"system accounts"')), ['ac-2', 'ac-2.1']);
+      assert.deepEqual(keys(await search(store, '"accounts system"')), []);
+      assert.deepEqual(keys(await search(store, '"automated mechanisms"')), ['ac-2.1']);
+      // A phrase left open runs to the end of the query.
+      assert.deepEqual(keys(await search(store, '"automated mechanisms')), ['ac-2.1']);
+      assert.deepEqual(keys(await search(store, 'crypt*')), ['sc-12', 'sc-13']);
+      assert.deepEqual(keys(await search(store, 'crypt')), []);
+      assert.deepEqual(keys(await search(store, '"fips valid"*')), ['sc-13']);
+      const [hit] = await search(store, 'cryptog*');
+      assert.match(hit!.snippet, /\u0002[Cc]ryptograph(y|ic)\u0003/);
+    }),
+  );
+
+  test(
+    'ac-2.1 and AC-2(1) are the same id, and neither is ac-21',
+    withStore(async (store) => {
+      await create(store, ACCOUNTS);
+      const dotted = await search(store, 'ac-2.1');
+      assert.deepEqual(keys(dotted), ['ac-2.1']);
+      assert.deepEqual(await search(store, 'AC-2(1)'), dotted);
+      // Apart, the parts are words of their own.
+      assert.deepEqual(keys(await search(store, 'ac 2 1')), ['ac-2.1']);
+      assert.deepEqual(keys(await search(store, 'ac-21')), ['ac-21']);
+      assert.deepEqual(keys(await search(store, 'AC-2')), ['ac-2', 'ac-2.1']);
+      // Marked whole, in the key or in the text.
+      assert.match(dotted[0]!.snippet, /\u0002(ac-2\.1|AC-2\(1)\u0003/);
+    }),
+  );
+
+  test(
+    'the control-id filter finds the entries about that control, in any spelling, with or without words',
+    withStore(async (store) => {
+      const catalog = await create(store, ACCOUNTS);
+      const ssp = await create(
+        store,
+        [
+          entry('/system-security-plan/control-implementation/implemented-requirements/0', 'We review accounts.', {
+            kind: 'implemented-requirement',
+            key: 'f0e1d2c3-0000-4000-8000-000000000001',
+            controlIds: ['ac-2.1'],
+          }),
+          entry('/system-security-plan/control-implementation/implemented-requirements/1', 'We share with partners.', {
+            kind: 'implemented-requirement',
+            key: 'f0e1d2c3-0000-4000-8000-000000000002',
+            controlIds: ['ac-21'],
+          }),
+        ],
+        { model: 'system-security-plan' },
+      );
+      const about = async (controlId: string, text = '', model?: string) =>
+        (await search(store, text, { controlId, ...(model ? { model } : {}) }))
+          .map((h) => `${h.documentId}${h.path}`)
+          .sort();
+      const implemented = `${ssp}/system-security-plan/control-implementation/implemented-requirements/0`;
+      const both = [`${catalog}/catalog/groups/0/controls/0/controls/0`, implemented].sort();
+      assert.deepEqual(await about('ac-2.1'), both);
+      assert.deepEqual(await about('AC-2(1)'), both);
+      assert.deepEqual(await about('ac-02.01'), both);
+      assert.deepEqual(await about('AC-2(1)', '', 'system-security-plan'), [implemented]);
+      assert.deepEqual(await about('ac-2.1', 'review'), [implemented]);
+      assert.deepEqual(await about('ac-2.1', 'partners'), []);
+      assert.deepEqual(await about('ac-2'), [`${catalog}/catalog/groups/0/controls/0`]);
+      assert.deepEqual(await about('!!'), []);
+      const [hit] = await search(store, '', { controlId: 'ac-21', model: 'system-security-plan' });
+      assert.equal(hit!.snippet, 'We share with partners.');
+    }),
+  );
+
+  test(
+    'the model filter',
+    withStore(async (store) => {
+      const catalog = await create(store, [entry('/catalog', 'baseline words')]);
+      const profile = await create(store, [entry('/profile', 'baseline words')], { model: 'profile' });
+      assert.deepEqual(
+        (await search(store, 'baseline', { model: 'profile' })).map((h) => h.documentId),
+        [profile],
+      );
+      assert.deepEqual(
+        (await search(store, 'baseline', { model: 'catalog' })).map((h) => h.documentId),
+        [catalog],
+      );
+      assert.deepEqual((await search(store, 'baseline')).map((h) => h.documentId).sort(), [catalog, profile].sort());
+      assert.deepEqual(await search(store, 'baseline', { model: 'component-definition' }), []);
+    }),
+  );
+
+  test(
+    "a private document's words are found by its owner, by a grant, by an admin, and by no one else",
+    withStore(async (store) => {
+      const secret = await create(store, [entry('/catalog', 'zanzibar secret plans')], {
+        owner: 'alice',
+        visibility: 'private',
+      });
+      const open = await create(store, [entry('/catalog', 'zanzibar open plans')], { owner: 'bob' });
+      const found = async (readableBy?: SearchQuery['readableBy'], controlId?: string) =>
+        (
+          await search(store, 'zanzibar', {
+            ...(readableBy ? { readableBy } : {}),
+            ...(controlId ? { controlId } : {}),
+          })
+        )
+          .map((h) => h.documentId)
+          .sort();
+      assert.deepEqual(await found({ userId: 'alice', principals: ['alice'] }), [secret, open].sort());
+      assert.deepEqual(await found({ userId: 'carol', principals: ['carol', 'group:staff'] }), [open]);
+      assert.deepEqual(await found({ principals: [] }), [open]);
+      assert.deepEqual(await found(), [secret, open].sort());
+      await store.setAccess(
+        secret,
+        { grants: [{ principal: 'group:staff', permission: 'read' }] },
+        audit('grant', secret),
+      );
+      assert.deepEqual(await found({ userId: 'carol', principals: ['carol', 'group:staff'] }), [secret, open].sort());
+      assert.deepEqual(await found({ userId: 'dave', principals: ['dave'] }), [open]);
+      assert.deepEqual(await search(store, 'secret', { readableBy: { userId: 'dave', principals: ['dave'] } }), []);
+    }),
+  );
+
+  test(
+    'paging by (rank, id) visits every hit once, best first',
+    withStore(async (store) => {
+      const entries: SearchEntry[] = [];
+      for (let i = 0; i < 23; i++) {
+        // Three kinds of match strength, with ties inside each.
+        const text = i % 3 === 0 ? 'pager pager pager' : i % 3 === 1 ? 'pager and other words here' : 'pager';
+        entries.push(entry(`/catalog/controls/${i}`, text, i % 5 === 0 ? { title: 'pager' } : {}));
+      }
+      await create(store, entries.slice(0, 12));
+      await create(store, entries.slice(12), { visibility: 'private', owner: 'bob' });
+      const readableBy = { userId: 'bob', principals: ['bob'] };
+      const all = await search(store, 'pager', { readableBy });
+      assert.equal(all.length, 23);
+      const seen: SearchHit[] = [];
+      let after: SearchQuery['after'];
+      for (;;) {
+        const page = await search(store, 'pager', { readableBy, limit: 5, ...(after ? { after } : {}) });
+        assert.ok(page.length <= 5);
+        if (page.length === 0) break;
+        seen.push(...page);
+        const last = page.at(-1)!;
+        after = { rank: last.rank, id: last.id };
+      }
+      assert.deepEqual(seen, all);
+      for (let i = 1; i < seen.length; i++) {
+        const [a, b] = [seen[i - 1]!, seen[i]!];
+        assert.ok(
+          a.rank > b.rank || (a.rank === b.rank && a.id < b.id),
+          `${i}: ${a.rank}/${a.id} before ${b.rank}/${b.id}`,
+        );
+      }
+      assert.ok(seen[0]!.rank > seen.at(-1)!.rank, 'ranks differ');
+      // Control-id pages (all of rank 0) page by id.
+      const ids = await create(
+        store,
+        Array.from({ length: 7 }, (_, i) => entry(`/c/${i}`, `implements ${i}`, { controlIds: ['si-4'] })),
+      );
+      const first = await search(store, '', { controlId: 'SI-4', limit: 4 });
+      const second = await search(store, '', {
+        controlId: 'SI-4',
+        limit: 4,
+        after: { rank: first.at(-1)!.rank, id: first.at(-1)!.id },
+      });
+      assert.deepEqual(
+        [...first, ...second].map((h) => h.path),
+        Array.from({ length: 7 }, (_, i) => `/c/${i}`),
+      );
+      assert.ok([...first, ...second].every((h) => h.documentId === ids));
+    }),
+  );
+
+  test(
+    'hostile query strings never throw, and are read as their words',
+    withStore(async (store) => {
+      await create(store, [
+        ...ACCOUNTS,
+        entry('/catalog/x', 'near and or not the words of the query language'),
+        entry('/catalog/y', 'a stray \u0002marker\u0003 and a \u0000 NUL in stored text'),
+      ]);
+      const hostile = [
+        '"',
+        '""',
+        '"""',
+        '"unclosed',
+        'a"b"c',
+        '(',
+        ')',
+        '((management',
+        'management)',
+        'NEAR',
+        'NEAR(management accounts, 2)',
+        'management NEAR accounts',
+        'AND',
+        'OR',
+        'NOT',
+        'management AND',
+        'OR management',
+        'management NOT accounts',
+        '*',
+        '**',
+        '* *',
+        'management *',
+        '*management',
+        ':',
+        'text:management',
+        '{key}: management',
+        'key : management',
+        '^management',
+        '+management',
+        '-management',
+        '&',
+        '&&',
+        '|',
+        '!',
+        '!management',
+        "'",
+        "management'",
+        "' OR 1=1 --",
+        '\\',
+        'managem\\ent',
+        '<->',
+        'a <-> b',
+        'management:*',
+        'management:A',
+        '$$',
+        '%',
+        '_',
+        '\u0000',
+        '\u0002',
+        '🙂',
+        'ﬁ',
+        'x'.repeat(10_000),
+        'management '.repeat(2_000),
+        '"management accounts '.repeat(500),
+        'a-b.c(d)'.repeat(1_000),
+        Array.from({ length: 300 }, (_, i) => `w${i}`).join(' '),
+      ];
+      for (const q of hostile) {
+        const hits = await search(store, q);
+        assert.ok(Array.isArray(hits), q.slice(0, 40));
+        await search(store, q, { controlId: q, model: q, readableBy: { userId: q, principals: [q] } });
+      }
+      // The words of an operator are words.
+      assert.deepEqual(keys(await search(store, 'NEAR AND OR NOT')), ['/catalog/x']);
+      assert.deepEqual(keys(await search(store, 'management AND')), []);
+      assert.deepEqual(keys(await search(store, '((management accounts))')), ['ac-2', 'ac-2.1']);
+      assert.deepEqual(keys(await search(store, 'text:management')), []);
+      assert.deepEqual(await search(store, '*'), []);
+      assert.deepEqual(await search(store, '   '), []);
+      // Stored text cannot fake a mark.
+      const [stray] = await search(store, 'stray');
+      assert.equal(stray!.snippet, 'a \u0002stray\u0003  marker  and a   NUL in stored text');
+    }),
+  );
+});
+
+describe('backup and restore leave the search index to reindex', () => {
+  const databases: { drop: () => Promise<void> }[] = [];
+  after(async () => {
+    for (const d of databases) await d.drop();
+  });
+  const configs = async (): Promise<[string, () => Promise<StoreConfig>][]> => [
+    ['SQLite', async () => ({ dataDir: newDataDir() })],
+    ...(TEST_DATABASE_URL
+      ? [
+          [
+            'PostgreSQL',
+            async () => {
+              const db = await freshDatabase();
+              databases.push(db);
+              return { dataDir: newDataDir(), databaseUrl: db.url };
+            },
+          ] as [string, () => Promise<StoreConfig>],
+        ]
+      : []),
+  ];
+
+  test('the backup carries documents, not entries; the restored store finds nothing until reindexed', async (t) => {
+    if (!TEST_DATABASE_URL) t.diagnostic(SKIP_MESSAGE);
+    for (const [name, config] of await configs()) {
+      const source = await config();
+      const store = await openStore(source);
+      const id = await create(store, ACCOUNTS);
+      await store.close();
+
+      const out = new PassThrough();
+      const bytes: Buffer[] = [];
+      out.on('data', (b: Buffer) => bytes.push(b));
+      const counts = await backupStore(source, out);
+      assert.equal(counts.documents, 1, name);
+      assert.ok(!('search_entries' in counts), name);
+
+      const target = await config();
+      await restoreStore(target, Readable.from([Buffer.concat(bytes)]));
+      const restored = await openStore(target);
+      try {
+        assert.equal((await restored.getDocument(id))?.id, id, name);
+        assert.deepEqual(await search(restored, 'partners'), [], name);
+        // The restored store indexes what it is given from then on.
+        await replace(restored, id, ACCOUNTS);
+        assert.deepEqual(keys(await search(restored, 'partners')), ['ac-21'], name);
+      } finally {
+        await restored.close();
+      }
+    }
+  });
+});
