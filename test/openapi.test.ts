@@ -189,7 +189,7 @@ describe('the description', () => {
       // and the web interface's pages and assets, which answer HTML, not the API's JSON.
       // Fastify routes a prefix's '/' both with and without the slash: one operation.
       const unique = new Map(routes.map((r) => [`${r.method} ${r.path.replace(/(.)\/$/, '$1')}`, r]));
-      const WEB = /^\/(?:assets|browse|documents|sign-in|sign-out|upload)(?:\/|$)/;
+      const WEB = /^\/(?:assets|browse|documents|search|sign-in|sign-out|upload)(?:\/|$)/;
       const described = [...unique.values()].filter(
         (r) => r.path !== '/' && r.path !== '/docs' && !r.path.startsWith('/docs/') && !WEB.test(r.path),
       );
@@ -443,6 +443,10 @@ test('every operation answers as described: real requests, successes and refusal
   await g('GET', `/catalog/${catId}/revision/1/original`, { token: writer }, 200);
   await g('GET', `/catalog/${catId}/revision/9/original`, { token: writer }, 404);
   await g('GET', `/catalog/${catId}/revision/0/original`, { token: writer }, 404);
+
+  // Full-text search.
+  await g('GET', '/search?q=Before', { token: writer }, 200);
+  await g('GET', '/search?q=a&cursor=nonsense', {}, 400);
 
   // Semantic diffs.
   await g('GET', `/catalog/${catId}/diff?from=1&to=2`, {}, 200);

@@ -532,6 +532,28 @@ const SCHEMAS: Record<string, Json> = {
     },
     ['version'],
   ),
+  SearchResult: {
+    allOf: [
+      ref('ContentListItem'),
+      object(
+        {
+          model: string,
+          path: { type: 'string', description: 'JSON pointer of the object found in the document' },
+          kind: { type: 'string', description: 'the object: control, part, component, implemented-requirement…' },
+          key: { type: 'string', description: 'its uuid or id' },
+          'object-title': { type: 'string', description: 'its title, as plain text' },
+          snippet: { type: 'string', description: 'a plain-text excerpt where the words matched' },
+          highlights: {
+            type: 'array',
+            items: { type: 'array', items: { type: 'integer' }, minItems: 2, maxItems: 2 },
+            description: 'the matched runs of the snippet, as [start, end) offsets in UTF-16 code units',
+          },
+        },
+        ['model', 'path', 'kind', 'snippet', 'highlights'],
+      ),
+    ],
+  },
+  SearchResults: object({ 'search-results': { type: 'array', items: ref('SearchResult') } }, ['search-results']),
   DiffPair: object({ from: ref('OscalJson'), to: ref('OscalJson') }, ['from', 'to'], {
     description: 'Two OSCAL JSON documents of one model: the older as "from", the newer as "to".',
   }),

@@ -55,6 +55,7 @@ export async function registerGenericInterface(
         resolution: services.resolution,
         aliases: services.aliases,
         diff: services.diff,
+        search: services.search,
       });
       const { validation, constraintSets } = services;
       await validationRoutes(api, { validation, constraintSets, publicUrl });

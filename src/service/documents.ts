@@ -5,6 +5,7 @@ import { OscalError } from '../oscal/errors.js';
 import { decodeDocumentBytes, parseOscal, type Format, type ParsedDocument } from '../oscal/formats/index.js';
 import { applyContentIdentifier, dropEmptyDocumentIds } from '../oscal/identifiers.js';
 import { atLeast, validateDocument, type ValidationIssue } from '../oscal/validate/index.js';
+import { searchEntriesOf } from '../oscal/search/extract.js';
 import { locateIssues } from '../oscal/validate/locate.js';
 import {
   type AccessRecord,
@@ -227,6 +228,7 @@ export class DocumentService {
       fields: fieldsOf(doc.content, doc.model),
       resources: resourcesOf(doc).map((r) => String(r.uuid)),
       findings,
+      search: searchEntriesOf(doc),
       ...inlineRenditions(doc, canonical, canonicalBlob, this.settings.inlineRenditionLimit),
     };
   }

@@ -3,6 +3,7 @@ import type { Identity } from '../auth/identity.js';
 import type { ParsedDocument } from '../oscal/formats/index.js';
 import { applyContentIdentifier, CONTENT_UUID_SCHEME, isContentUuid } from '../oscal/identifiers.js';
 import { type DocumentRecord, type DocumentStore, type RevisionRecord, type RevisionStore } from '../store/types.js';
+import type { SearchService } from './search.js';
 import type { DocumentService } from './documents.js';
 import { readContent } from './documents.js';
 import { metadataOf } from './fields.js';
@@ -37,6 +38,7 @@ export class RegistryService {
   constructor(
     private readonly store: DocumentStore & RevisionStore,
     private readonly documents: DocumentService,
+    private readonly search: SearchService,
   ) {}
 
   /** PUT as upsert: 201 when created, 204 when a new version was added. */
@@ -134,5 +136,7 @@ export class RegistryService {
     } catch (e) {
       throw storeRefusal(e, { 'last-version': (stored) => stored, 'legal-hold': (stored) => stored }, 'version');
     }
+    // The current version may be the one that went: the index follows the one now current.
+    await this.search.indexCurrent(id);
   }
 }

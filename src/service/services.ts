@@ -5,6 +5,7 @@ import { AttachmentService } from './attachments.js';
 import { ConstraintSetService } from './constraint-sets.js';
 import { ContentService } from './content.js';
 import { DiffService } from './diff.js';
+import { SearchService } from './search.js';
 import { DocumentService } from './documents.js';
 import { RegistryService } from './registry.js';
 import { ResolutionService } from './resolution.js';
@@ -42,6 +43,7 @@ export function createServices(store: Store, settings: ServiceSettings) {
     ...settings.imports,
   });
   const constraintSets = new ConstraintSetService(store);
+  const search = new SearchService(store);
   validation = new ValidationService(
     store,
     documents,
@@ -53,12 +55,13 @@ export function createServices(store: Store, settings: ServiceSettings) {
     documents,
     aliases,
     content: new ContentService(store, documents),
-    registry: new RegistryService(store, documents),
+    registry: new RegistryService(store, documents, search),
     attachments,
     snapshots,
     resolution,
     constraintSets,
     validation,
     diff: new DiffService(store, documents),
+    search,
   };
 }

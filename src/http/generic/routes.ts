@@ -3,18 +3,21 @@ import { accessChangeOf, type AccessChange } from '../../service/access-change.j
 import type { AliasService } from '../../service/aliases.js';
 import type { AttachmentService } from '../../service/attachments.js';
 import { retryWhenGone, type ContentService } from '../../service/content.js';
+import type { SearchService } from '../../service/search.js';
 import type { DiffService } from '../../service/diff.js';
 import type { DocumentService } from '../../service/documents.js';
 import { acceptedFormat, RESPONSE_TYPE } from '../../service/media-types.js';
 import type { RenditionWorkers } from '../../service/rendition-workers.js';
 import type { ResolutionService } from '../../service/resolution.js';
 import { snapshotEntry, type SnapshotService } from '../../service/snapshots.js';
-import type { DocumentRecord, Grant, Store, Visibility } from '../../store/types.js';
+import type { Grant, Store, Visibility } from '../../store/types.js';
 import { findingJson } from '../findings.js';
 import { idParam, modelParam, snapshotParam, uuidParam } from '../params.js';
 import { bodyOf, jsonBodyOf } from '../request-body.js';
 import { sendStored } from '../send-rendition.js';
 import { aliasRoutes, queryAliases } from './alias-routes.js';
+import { listItem } from './list-item.js';
+import { searchRoutes } from './search-routes.js';
 import { attachmentRoutes } from './attachment-routes.js';
 import { diffRoutes } from './diff-routes.js';
 import { originalRoutes } from './original-routes.js';
@@ -45,6 +48,7 @@ export interface GenericDeps {
   resolution: ResolutionService;
   aliases: AliasService;
   diff: DiffService;
+  search: SearchService;
   publicUrl: string;
   maxAttachment: number;
 }
@@ -63,21 +67,6 @@ const ALIAS_QUERY = {
 
 const UNKNOWN_MODEL = 'The path names no OSCAL model type (unknown-model)';
 const NO_DOCUMENT = 'No such document, or the caller may not read it';
-
-/** A content list item (generic-interface 2.3, D4). */
-function listItem(doc: DocumentRecord): Record<string, unknown> {
-  return {
-    'content-uuid': doc.id,
-    title: doc.title,
-    ...(doc.published !== undefined ? { published: doc.published } : {}),
-    'last-modified': doc.lastModified,
-    version: doc.version,
-    'oscal-version': doc.oscalVersion,
-    'document-ids': doc.documentIds,
-    markings: doc.markings,
-    ...(doc.remarks !== undefined ? { remarks: doc.remarks } : {}),
-  };
-}
 
 export async function genericRoutes(app: FastifyInstance, deps: GenericDeps): Promise<void> {
   const { documents, content, store } = deps;
@@ -378,6 +367,7 @@ export async function genericRoutes(app: FastifyInstance, deps: GenericDeps): Pr
     params: { type: 'object', properties: { model: modelParam, id: idParam }, required: ['model', 'id'] },
   });
   originalRoutes(app, { store, documents });
+  searchRoutes(app, { search: deps.search, base });
   await diffRoutes(app, { diff: deps.diff });
 
   app.get<{ Params: { id: string } }>(
