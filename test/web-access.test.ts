@@ -112,6 +112,9 @@ type WebPage =
 const PAGES: readonly WebPage[] = [
   { name: 'home', kind: 'site', url: () => '/' },
   { name: 'sign-in', kind: 'site', url: () => '/sign-in' },
+  // Every fixture's title and marker hold these words: a search that finds what the caller may not read leaks it.
+  { name: 'search', kind: 'site', url: () => '/search?q=depot+fixture' },
+  { name: 'search by marker', kind: 'site', url: () => '/search?q=zqx*' },
   ...MODELS.map((model): WebPage => ({ name: `browse ${model}`, kind: 'list', model, url: () => `/browse/${model}` })),
   { name: 'document', kind: 'document', rule: 'read', url: (d) => docUrl(d) },
   { name: 'download json', kind: 'document', rule: 'read', url: (d) => `${docUrl(d)}/download/json` },

@@ -117,6 +117,17 @@ test('sign in with the admin token, browse the catalogs and open the stored cata
   await screenshot(page, 'catalog-800-53-filtered');
   await filter.fill('');
 
+  // The search box of every page: across documents, a hit opens its control in the catalog.
+  await page.getByRole('searchbox', { name: 'Search every document' }).fill('"account management"');
+  await page.getByRole('searchbox', { name: 'Search every document' }).press('Enter');
+  await page.waitForURL(/\/search\?q=/);
+  const hit = page.locator('li.hit').filter({ has: page.locator('code', { hasText: /^ac-2$/ }) });
+  assert.equal(await hit.count(), 1);
+  assert.match((await hit.locator('mark').first().textContent()) ?? '', /account/i);
+  await screenshot(page, 'search');
+  await hit.getByRole('link').click();
+  await page.waitForURL(`${server.url}/documents/catalog/${catalogId}#control-ac-2`);
+
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.waitForURL(`${server.url}/`);
   assert.equal(await page.getByRole('link', { name: 'Sign in' }).count(), 1);

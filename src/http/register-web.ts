@@ -16,6 +16,7 @@ import { accessRoutes } from './web/access-page.js';
 import { attachmentRoutes } from './web/attachments-page.js';
 import { diffRoutes } from './web/diff-page.js';
 import { resolvedRoutes } from './web/resolved-page.js';
+import { searchPageRoutes } from './web/search-page.js';
 import { snapshotRoutes } from './web/snapshots-page.js';
 import { uploadRoutes } from './web/upload-page.js';
 import { assetRoutes } from './web/assets.js';
@@ -87,6 +88,7 @@ export async function registerWeb(app: FastifyInstance, options: AppOptions, ser
       resolvedRoutes(pages, { documents, resolution: services.resolution, signIn });
       snapshotRoutes(pages, { documents, snapshots: services.snapshots, signIn });
       accessRoutes(pages, { documents, signIn });
+      searchPageRoutes(pages, { search: services.search, signIn });
       diffRoutes(pages, { documents, snapshots: services.snapshots, diff: services.diff, signIn });
       // One file per form; the limit of each kind of upload is applied as the file is read.
       await pages.register(multipart, {

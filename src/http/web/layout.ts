@@ -61,6 +61,10 @@ export function page(input: PageInput): Html {
         <a class="skip" href="#main">Skip to content</a>
         <header class="site">
           <a class="brand" href="/">OSCAL Depot</a>
+          <form method="get" action="/search" class="site-search" role="search" aria-label="Site">
+            <label for="site-q" class="visually-hidden">Search every document</label>
+            <input id="site-q" name="q" type="search" maxlength="500" placeholder="Search every document" />
+          </form>
           <div class="account" aria-label="Account">${account(input.identity, input.signIn)}</div>
         </header>
         <nav class="site" aria-label="Models">
