@@ -441,7 +441,7 @@ describe('backup and restore across backends, PostgreSQL', { skip: TEST_DATABASE
 
   test('a SQLite backup restores into PostgreSQL: the same answers, the same tokens', async () => {
     const said = await ok(['restore', '--database-url', pgUrl, sqliteBackup]);
-    assert.match(said, /into the PostgreSQL store\n$/);
+    assert.match(said, /into the PostgreSQL store\nindexed 3 documents for search\n$/);
     assert.doesNotMatch(said, /postgres:\/\//, 'the URL (which may hold a password) is not printed');
     pgServer = await serve(['--database-url', pgUrl]);
     assert.deepEqual(await fingerprint(pgServer, fx), expected);

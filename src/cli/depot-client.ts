@@ -7,6 +7,12 @@ export const serverOption = () =>
     .env('OSCAL_DEPOT_SERVER')
     .makeOptionMandatory();
 
+/** --token of the commands that talk to a server (OSCAL_DEPOT_TOKEN); `what` says what it must allow. */
+export const tokenOption = (what = 'without one, public documents only') =>
+  new Option('--token <token>', `API token (${what}); safer in the environment than on the command line`).env(
+    'OSCAL_DEPOT_TOKEN',
+  );
+
 /** An answer of the server, its body read whole (fetch has already undone any Content-Encoding). */
 export interface Answer {
   status: number;

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { Command, Option } from 'commander';
 import * as contentDisposition from 'content-disposition';
 import { MODELS } from '../oscal/model/models.js';
-import { DepotClient, RequestFailed, serverOption, type Answer } from './depot-client.js';
+import { DepotClient, RequestFailed, serverOption, tokenOption, type Answer } from './depot-client.js';
 import { UsageError } from './failures.js';
 import { EXPORT_MARKER_FILE, EXPORT_MARKER_KEY } from './import-sources.js';
 import { countValue } from './option-values.js';
@@ -64,12 +64,7 @@ export function exportCommand(): Command {
     )
     .argument('<dir>', 'folder to write to; it must be empty or not exist yet')
     .addOption(serverOption())
-    .addOption(
-      new Option(
-        '--token <token>',
-        'API token (without one, public documents only); safer in the environment than on the command line',
-      ).env('OSCAL_DEPOT_TOKEN'),
-    )
+    .addOption(tokenOption())
     .addOption(new Option('--concurrency <n>', 'documents fetched at a time').argParser(countValue).default(4))
     .addHelpText('after', HELP_AFTER)
     .action(async (dir: string, opts: ExportOptions) => {

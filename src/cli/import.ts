@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
-import { DepotClient, RequestFailed, serverOption } from './depot-client.js';
+import { DepotClient, RequestFailed, serverOption, tokenOption } from './depot-client.js';
 import { UsageError } from './failures.js';
 import { groupFiles, type DocumentGroup } from './import-groups.js';
 import { mediaTypeOf, scanFile, type AccessSettings, type ScannedFile } from './import-scan.js';
@@ -64,12 +64,7 @@ export function importCommand(): Command {
     )
     .argument('<paths...>', 'files, and folders searched recursively for .json, .xml, .yaml and .yml files')
     .addOption(serverOption())
-    .addOption(
-      new Option(
-        '--token <token>',
-        'API token of a user who may create documents (safer in the environment than on the command line)',
-      ).env('OSCAL_DEPOT_TOKEN'),
-    )
+    .addOption(tokenOption('of a user who may create documents'))
     .addOption(new Option('--concurrency <n>', 'uploads at a time').argParser(countValue).default(4))
     .addHelpText('after', HELP_AFTER)
     .action(async (paths: string[], opts: ImportOptions) => {

@@ -6,8 +6,10 @@ import { diffCommand } from './diff.js';
 import { describeFailure } from './failures.js';
 import { exportCommand } from './export.js';
 import { importCommand } from './import.js';
+import { reindexCommand } from './reindex.js';
 import { resolveCommand } from './resolve.js';
 import { restoreCommand } from './restore.js';
+import { searchCommand } from './search.js';
 import { serveCommand } from './serve.js';
 import { tokenCommand } from './token.js';
 import { validateCommand } from './validate.js';
@@ -20,12 +22,14 @@ const program = new Command('oscal-depot')
   .addCommand(validateCommand())
   .addCommand(resolveCommand())
   .addCommand(diffCommand())
+  .addCommand(searchCommand())
   .addCommand(serveCommand())
   .addCommand(importCommand())
   .addCommand(exportCommand())
   .addCommand(tokenCommand())
   .addCommand(backupCommand())
-  .addCommand(restoreCommand());
+  .addCommand(restoreCommand())
+  .addCommand(reindexCommand());
 
 // A reader that stops early (`| head`) closes the pipe: what it did not read is not wanted, which is no failure.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {

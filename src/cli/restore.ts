@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { Command } from 'commander';
+import { reindexStore } from './reindex.js';
 import { BackupFormatError, StoreStateError } from '../store/backup-format.js';
 import { restoreStore } from '../store/backup.js';
 import { UsageError } from './failures.js';
@@ -45,6 +46,8 @@ export function restoreCommand(): Command {
         process.stderr.write(
           `restored ${describeCounts(counts)} from a ${header.source} backup of ${header.createdAt} into ${storeName(opts)}\n`,
         );
+        // A backup carries no search index: it is made again from the documents restored.
+        process.stderr.write(`${await reindexStore(storeConfigOf(opts))}\n`);
       } catch (e) {
         if (e instanceof StoreStateError || isDatabaseError(e))
           throw new UsageError(`cannot restore into ${storeName(opts)}: ${e.message}`);

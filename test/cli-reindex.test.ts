@@ -1,0 +1,67 @@
+/**
+ * `oscal-depot reindex` and the index after a restore (issue 22): a backup carries no search
+ * index, so restore makes it again; reindex runs beside a server that keeps serving.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { api } from './support/http.js';
+import { stopWithin } from './support/lifecycle.js';
+import { markedCatalog } from './support/marked-docs.js';
+import { CLI_BIN } from './support/serve-process.js';
+import { newDataDir, TestServer } from './support/server.js';
+
+const doc = markedCatalog('reindex');
+const word = doc.marker.split('-')[1]!;
+let server: TestServer;
+
+function cli(args: string[]) {
+  const r = spawnSync(process.execPath, [CLI_BIN, ...args], { encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+async function found(on: TestServer): Promise<number> {
+  const res = await api(on.url, 'GET', `/oscal/v1/search?q=${word}`, { token: on.adminToken() });
+  assert.equal(res.status, 200, res.text);
+  return res.json()['search-results'].length;
+}
+
+before(async () => {
+  server = await TestServer.start();
+  const created = await api(server.url, 'POST', '/oscal/v1/catalog', {
+    token: server.adminToken(),
+    body: doc.body,
+    contentType: 'application/json',
+  });
+  assert.equal(created.status, 201, created.text);
+});
+
+after(async () => {
+  await stopWithin(server);
+});
+
+test('reindex beside a running server: every document indexed, the server still finds them', async () => {
+  const r = cli(['reindex', '--data', server.dataDir]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /^indexed 1 document for search in the store in /);
+  assert.ok((await found(server)) > 0);
+});
+
+test('a restored store is indexed again: its documents are found', async () => {
+  const file = join(newDataDir(), 'store.backup');
+  assert.equal(cli(['backup', '--data', server.dataDir, file]).code, 0);
+  const target = newDataDir();
+  const restored = cli(['restore', '--data', target, file]);
+  assert.equal(restored.code, 0, restored.stderr);
+  assert.match(restored.stderr, /indexed 1 document for search/);
+  // The admin token came with the backup; the restored server needs no first-start token.
+  const second = await TestServer.start({ dataDir: target });
+  try {
+    const res = await api(second.url, 'GET', `/oscal/v1/search?q=${word}`, { token: server.adminToken() });
+    assert.equal(res.status, 200, res.text);
+    assert.ok(res.json()['search-results'].length > 0);
+  } finally {
+    await stopWithin(second);
+  }
+});
