@@ -7,6 +7,7 @@ import { httpBench, httpPostgresBench } from './http.js';
 import { httpWritesBench } from './http-writes.js';
 import { largeCatalogBench } from './large-catalog.js';
 import { resolveBench } from './resolve.js';
+import { searchBench } from './search.js';
 import { validationBench } from './validation.js';
 import { webBench } from './web.js';
 
@@ -26,6 +27,7 @@ const groups: Record<string, () => unknown> = {
   http: httpBench,
   'http-postgres': httpPostgresBench,
   'http-writes': httpWritesBench,
+  search: searchBench,
   web: webBench,
 };
 

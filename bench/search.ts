@@ -1,0 +1,539 @@
+/**
+ * Full-text search (issue 22) on SQLite and PostgreSQL, in process, over 10,000 documents made
+ * from the shared content (bench/search-corpus.ts):
+ *
+ * - latency of SearchService.search (what GET /oscal/v1/search runs: the store's ranked hits,
+ *   then the list fields of each document on the page), limit 20, for a mix of queries as an
+ *   admin and as a user who reads public documents, their own and their group's; beside a floor
+ *   measured in the same rounds: the store's listDocuments, a page of 20, as the same identity;
+ * - the write cost of indexing: new documents written through the store's createDocument with
+ *   `search` (extracted within the timed write) and without it, alternating, in the same store.
+ *
+ * The documents are written as DocumentService builds a write, without the constraint check
+ * (which does not touch the index): the first of each template go through DocumentService.create
+ * and the RevisionInput it hands the store is compared with the one built here, so the check
+ * fails when the service's writes change.
+ */
+import { deepStrictEqual } from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import postgres from 'postgres';
+import type { Identity } from '../src/auth/identity.js';
+import { parseOscal, type ParsedDocument } from '../src/oscal/formats/index.js';
+import { searchEntriesOf } from '../src/oscal/search/extract.js';
+import { blobOf } from '../src/service/blobs.js';
+import { fieldsOf, resourcesOf } from '../src/service/fields.js';
+import { canonicalJson, planRenditions } from '../src/service/renditions.js';
+import { createServices, type ServiceSettings } from '../src/service/services.js';
+import type { SearchRequest } from '../src/service/search.js';
+import { openStore } from '../src/store/index.js';
+import type { ListQuery, RevisionInput, Store, Visibility } from '../src/store/types.js';
+import { kb, line, runGroup, type Group } from './http-harness.js';
+import { median } from './measure.js';
+import { Corpus, WORDS, random, type Generated } from './search-corpus.js';
+
+const DOCUMENTS = 10_000;
+const LIMIT = 20;
+const ROUNDS = 30;
+const WARMUP_ROUNDS = 3;
+/** Documents of each kind per block of the write comparison, and blocks each way. */
+const WRITE_BLOCK = 20;
+const WRITE_BLOCKS = 8;
+const SERVICE_PAIRS = 60;
+/** Concurrent writes while loading PostgreSQL (each createDocument is several round trips). */
+const PG_LOADERS = 16;
+const SQLITE_BATCH = 500;
+const P99_TARGET_MS = 50;
+const WRITE_TARGET = 0.8;
+
+const SETTINGS: ServiceSettings = {
+  publicUrl: 'http://depot.bench',
+  defaultVisibility: 'private',
+  // serve's default (--inline-renditions 512KB).
+  inlineRenditionLimit: 512 * 1024,
+  imports: { importMap: new Map(), allowHosts: new Set() },
+  maxFetch: 1 << 20,
+  rejectLevel: 'ERROR',
+};
+const ADMIN: Identity = { kind: 'user', name: 'admin', role: 'admin', groups: [], via: 'token' };
+const USER: Identity = { kind: 'user', name: 'alice', role: 'reader', groups: ['auditors'], via: 'token' };
+const USER_VIEW: NonNullable<ListQuery['readableBy']> = {
+  userId: 'alice',
+  principals: ['user:alice', 'group:auditors'],
+};
+
+/** Who owns the i-th document and who else may read it: most are private to the admin. */
+function accessOf(i: number): { owner: string; visibility: Visibility; grant: boolean } {
+  return {
+    // Both parities: even documents are catalogs cut from the baseline, odd ones the examples.
+    owner: i % 40 === 3 || i % 40 === 6 ? 'alice' : 'admin',
+    visibility: i % 20 === 1 || i % 20 === 4 ? 'public' : 'private',
+    grant: i % 100 === 7 || i % 100 === 10,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writes as DocumentService builds them
+
+interface Prepared {
+  gen: Generated;
+  doc: ParsedDocument;
+  /** Everything but `search` (and the constraint findings, which stay empty). */
+  input: RevisionInput;
+}
+
+function prepare(gen: Generated): Prepared {
+  const doc = parseOscal(gen.json, 'json');
+  const canonical = canonicalJson(doc);
+  const canonicalBlob = blobOf(canonical, canonical.length <= SETTINGS.inlineRenditionLimit);
+  const input: RevisionInput = {
+    canonical: canonicalBlob,
+    original: blobOf(Buffer.from(gen.json)),
+    originalFormat: 'json',
+    author: 'admin',
+    fields: fieldsOf(doc.content, doc.model),
+    resources: resourcesOf(doc).map((r) => String(r.uuid)),
+    findings: [],
+    // XML and YAML left to jobs, as for a document over the inline limit: making them would cost
+    // the same with and without the index, and only slow the load.
+    ...planRenditions(doc, canonical, canonicalBlob, 0),
+  };
+  return { gen, doc, input };
+}
+
+function createArgs(p: Prepared, i: number, search: boolean): Parameters<Store['createDocument']> {
+  const { owner, visibility } = accessOf(i);
+  const input = search ? { ...p.input, search: searchEntriesOf(p.doc) } : p.input;
+  return [
+    { id: p.gen.id, model: p.doc.model, owner, visibility },
+    { ...input, author: owner },
+    { actor: owner, action: 'document.create', documentId: p.gen.id, detail: { model: p.doc.model, format: 'json' } },
+  ];
+}
+
+/**
+ * The first `count` documents through DocumentService.create, as their owners: the RevisionInput
+ * it hands the store must carry the fields, resources and search entries that prepare() and
+ * searchEntriesOf give for the same content.
+ */
+async function probe(store: Store, corpus: Corpus, count: number): Promise<string[]> {
+  let captured: RevisionInput | undefined;
+  const capturing = new Proxy(store, {
+    get(target, name) {
+      const value = Reflect.get(target, name, target) as unknown;
+      if (typeof value !== 'function') return value;
+      if (name !== 'createDocument') return (value as (...a: unknown[]) => unknown).bind(target);
+      return (...args: Parameters<Store['createDocument']>) => {
+        captured = args[1];
+        return target.createDocument(...args);
+      };
+    },
+  });
+  const services = createServices(capturing, SETTINGS);
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const gen = corpus.document(i);
+    const { owner, visibility } = accessOf(i);
+    const identity: Identity = {
+      kind: 'user',
+      name: owner,
+      role: owner === 'admin' ? 'admin' : 'writer',
+      groups: [],
+      via: 'token',
+    };
+    const { record } = await services.documents.create(identity, gen.model, Buffer.from(gen.json), 'application/json');
+    if (record.id !== gen.id) throw new Error(`document ${i} was stored as ${record.id}, not ${gen.id}`);
+    const ours = createArgs(prepare(gen), i, true)[1];
+    deepStrictEqual(
+      { fields: captured!.fields, resources: captured!.resources, search: captured!.search },
+      { fields: ours.fields, resources: ours.resources, search: ours.search },
+      `document ${i} (${gen.model}): DocumentService's write differs from bench/search.ts's; update prepare() to match`,
+    );
+    if (visibility !== SETTINGS.defaultVisibility)
+      await store.setAccess(gen.id, { visibility }, { actor: owner, action: 'document.access', documentId: gen.id });
+    ids.push(gen.id);
+  }
+  return ids;
+}
+
+const PROBES = 26;
+
+interface Loaded {
+  ms: number;
+  entries: number;
+  bytes: number;
+  largest: number;
+  how: string;
+}
+
+async function load(store: Store, corpus: Corpus, concurrent: boolean): Promise<Loaded> {
+  const start = performance.now();
+  const ids = await probe(store, corpus, PROBES);
+  let entries = 0;
+  let bytes = 0;
+  let largest = 0;
+  const write = (i: number) => {
+    const gen = corpus.document(i);
+    ids[i] = gen.id;
+    bytes += gen.json.length;
+    largest = Math.max(largest, gen.json.length);
+    const args = createArgs(prepare(gen), i, true);
+    entries += args[1].search!.length;
+    return store.createDocument(...args);
+  };
+  let how: string;
+  if (concurrent) {
+    let next = PROBES;
+    const worker = async () => {
+      for (let i = next++; i < DOCUMENTS; i = next++) await write(i);
+    };
+    await Promise.all(Array.from({ length: PG_LOADERS }, worker));
+    how = `${PG_LOADERS} concurrent createDocument calls`;
+  } else {
+    // Each createDocument would otherwise commit (and fsync) alone; their synchronous work nests
+    // as savepoints in one outer transaction per batch (as bench/http-seed.ts does).
+    const db = (store as unknown as { connection?: { db?: { transaction(fn: () => void): () => void } } }).connection
+      ?.db;
+    for (let from = PROBES; from < DOCUMENTS; from += SQLITE_BATCH) {
+      const outcomes: Promise<unknown>[] = [];
+      const run = () => {
+        for (let i = from; i < Math.min(DOCUMENTS, from + SQLITE_BATCH); i++) outcomes.push(write(i));
+      };
+      if (db) db.transaction(run)();
+      else run();
+      await Promise.all(outcomes);
+    }
+    how = db ? `createDocument, ${SQLITE_BATCH} to a transaction` : 'createDocument';
+  }
+  for (let i = 0; i < DOCUMENTS; i++) {
+    if (!accessOf(i).grant) continue;
+    const id = ids[i]!;
+    const grants = [{ principal: 'group:auditors', permission: 'read' as const }];
+    await store.setAccess(id, { grants }, { actor: 'admin', action: 'document.access', documentId: id });
+  }
+  return {
+    ms: performance.now() - start,
+    entries,
+    bytes,
+    largest,
+    how: `the first ${PROBES} through DocumentService.create (checked against the rest's input), the rest ${how}`,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Latency
+
+interface QueryKind {
+  label: string;
+  request: (round: number) => Omit<SearchRequest, 'limit'>;
+}
+
+const pick = <T>(list: readonly T[], round: number) => list[round % list.length]!;
+
+/** Each kind varies its words by round, over words of about the same frequency. */
+const KINDS: QueryKind[] = [
+  // Ranks 2000-2999 of the Zipf vocabulary: a handful of documents each.
+  { label: 'rare invented word', request: (r) => ({ q: WORDS[2000 + ((r * 37) % 1000)]! }) },
+  // Ranks 0-2: in most documents' remarks.
+  { label: 'common invented word', request: (r) => ({ q: WORDS[r % 3]! }) },
+  { label: 'common word: security', request: () => ({ q: 'security' }) },
+  {
+    label: 'two words',
+    request: (r) => ({
+      q: pick(['account management', 'audit review', 'boundary protection', 'media sanitization'], r),
+    }),
+  },
+  {
+    label: 'phrase',
+    request: (r) => ({
+      q: pick(['"access control"', '"incident response"', '"audit records"', '"least privilege"'], r),
+    }),
+  },
+  { label: 'prefix', request: (r) => ({ q: pick(['crypt*', 'authent*', 'config*'], r) }) },
+  { label: 'id ac-2.1 style', request: (r) => ({ q: pick(['ac-2.1', 'au-6.1', 'si-4.4', 'cm-7.2'], r) }) },
+  { label: 'id AC-2(1) style', request: (r) => ({ q: pick(['AC-2(1)', 'AU-6(1)', 'SI-4(4)', 'CM-7(2)'], r) }) },
+  {
+    label: 'control-id filter only',
+    request: (r) => ({ controlId: pick(['ac-2', 'ia-5', 'sc-7', 'au-6', 'cm-6'], r) }),
+  },
+  {
+    label: 'control-id filter + word',
+    request: (r) => ({
+      controlId: pick(['ac-2', 'ia-5', 'sc-7'], r),
+      q: pick(['account', 'authenticator', 'boundary'], r),
+    }),
+  },
+  { label: 'model filter (SSP) + security', request: () => ({ q: 'security', model: 'system-security-plan' }) },
+  {
+    label: 'model filter (catalog) + rare',
+    request: (r) => ({ q: WORDS[2000 + ((r * 53) % 1000)]!, model: 'catalog' }),
+  },
+];
+
+const IDENTITIES: { label: string; identity: Identity; view?: ListQuery['readableBy'] }[] = [
+  { label: 'admin', identity: ADMIN },
+  { label: 'user', identity: USER, view: USER_VIEW },
+];
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+
+async function latency(store: Store): Promise<void> {
+  const search = createServices(store, SETTINGS).search;
+  const cases = KINDS.flatMap((kind) => IDENTITIES.map((who) => ({ kind, who })));
+  const samples = new Map(cases.map((c) => [c, [] as number[]]));
+  const hits = new Map(cases.map((c) => [c, [] as number[]]));
+  const floors = new Map(IDENTITIES.map((who) => [who, [] as number[]]));
+  const order = random(7);
+  for (let round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
+    // A new order each round, so that no kind always follows the same one.
+    const shuffled = [...cases].sort(() => order() - 0.5);
+    for (const c of shuffled) {
+      const request = { ...c.kind.request(round), limit: LIMIT };
+      let start = performance.now();
+      const { results, next } = await search.search(c.who.identity, request);
+      const ms = performance.now() - start;
+      const query: ListQuery = { model: 'catalog', sort: 'last-modified', descending: true, limit: LIMIT };
+      if (c.who.view) query.readableBy = c.who.view;
+      start = performance.now();
+      await store.listDocuments(query);
+      const floorMs = performance.now() - start;
+      if (round < WARMUP_ROUNDS) continue;
+      samples.get(c)!.push(ms);
+      hits.get(c)!.push(next ? LIMIT + 1 : results.length);
+      floors.get(c.who)!.push(floorMs);
+    }
+  }
+  const all = [...samples.values()].flat();
+  const allFloors = [...floors.values()].flat();
+  const floorP50 = median(allFloors);
+  const floorP99 = percentile(allFloors, 99);
+  console.log(
+    `SearchService.search, limit ${LIMIT}, ${ROUNDS} rounds after ${WARMUP_ROUNDS} warm-up, the ${cases.length} cases in a new random order each round;`,
+  );
+  console.log(
+    `floor: the store's listDocuments (catalogs, newest first, a page of ${LIMIT}) as the same identity, right after each search`,
+  );
+  console.log(
+    `user: a reader seeing public documents (10%), their own (5%) and their group's grants (2%); hits: the median page (${LIMIT + 1} = a next page)`,
+  );
+  console.log(`  ${'query'.padEnd(36)} ${'admin p50 / p99'.padStart(17)} ${'user p50 / p99'.padStart(17)}  hits a/u`);
+  const ms = (v: number) => v.toFixed(1);
+  for (const kind of KINDS) {
+    const [a, u] = IDENTITIES.map((who) => cases.find((c) => c.kind === kind && c.who === who)!);
+    const cell = (c: (typeof cases)[number]) =>
+      `${ms(median(samples.get(c)!))} / ${ms(percentile(samples.get(c)!, 99))}`.padStart(17);
+    console.log(
+      `  ${kind.label.padEnd(36)} ${cell(a!)} ${cell(u!)}  ${median(hits.get(a!)!)}/${median(hits.get(u!)!)}`,
+    );
+  }
+  console.log(`  (each kind's p99 is of ${ROUNDS} samples: about its maximum)`);
+  const p50 = median(all);
+  const p99 = percentile(all, 99);
+  line(
+    `all ${all.length} searches, p50`,
+    `${ms(p50)} ms`,
+    p50 / floorP50,
+    `listDocuments p50 (${floorP50.toFixed(2)} ms)`,
+  );
+  line(
+    `all ${all.length} searches, p99`,
+    `${ms(p99)} ms`,
+    p99 / floorP99,
+    `listDocuments p99 (${floorP99.toFixed(2)} ms)`,
+    `target p99 < ${P99_TARGET_MS} ms: ${p99 < P99_TARGET_MS ? 'met' : 'MISSED'}`,
+  );
+  for (const who of IDENTITIES) {
+    const mine = cases.filter((c) => c.who === who).flatMap((c) => samples.get(c)!);
+    line(
+      `  as ${who.label}, p50 / p99`,
+      `${ms(median(mine))} / ${ms(percentile(mine, 99))}`,
+      percentile(mine, 99) / percentile(floors.get(who)!, 99),
+      `listDocuments p99 as ${who.label} (${percentile(floors.get(who)!, 99).toFixed(2)} ms)`,
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The write cost of indexing
+
+async function writeCost(store: Store, corpus: Corpus): Promise<void> {
+  // Pairs of copies of the same generated document (same template and words, their own uuids),
+  // after those loaded: one copy written with its search entries, the other without.
+  const pairs: [Prepared, Prepared, number][] = [];
+  for (let i = DOCUMENTS; pairs.length < WRITE_BLOCK * WRITE_BLOCKS; i++) {
+    const a = corpus.document(i);
+    if (a.large) continue;
+    pairs.push([prepare(a), prepare(corpus.document(i)), i]);
+  }
+  const blocks: { with: number; without: number }[] = [];
+  let extractMs = 0;
+  let entries = 0;
+  let bytes = 0;
+  for (let b = 0; b < WRITE_BLOCKS; b++) {
+    const block = { with: 0, without: 0 };
+    for (let k = 0; k < WRITE_BLOCK; k++) {
+      const [indexed, plain, i] = pairs[b * WRITE_BLOCK + k]!;
+      bytes += indexed.gen.json.length;
+      const withIndex = async () => {
+        const start = performance.now();
+        const args = createArgs(indexed, i, true);
+        extractMs += performance.now() - start;
+        entries += args[1].search!.length;
+        await store.createDocument(...args);
+        block.with += performance.now() - start;
+      };
+      const withoutIndex = async () => {
+        const start = performance.now();
+        await store.createDocument(...createArgs(plain, i, false));
+        block.without += performance.now() - start;
+      };
+      // Alternating which goes first, so that neither always finds the other's work still settling.
+      if ((b + k) % 2 === 0) {
+        await withIndex();
+        await withoutIndex();
+      } else {
+        await withoutIndex();
+        await withIndex();
+      }
+    }
+    blocks.push(block);
+  }
+  const n = WRITE_BLOCK * WRITE_BLOCKS;
+  const total = (key: 'with' | 'without') => blocks.reduce((s, b) => s + b[key], 0);
+  const perSecond = (ms: number) => (n / ms) * 1000;
+  const ratios = blocks.map((b) => b.without / b.with);
+  console.log(
+    `\nWrites: ${n} new documents each way (copies of the same ${kb(bytes / n)} documents on average, ${(entries / n).toFixed(0)} search entries each),`,
+  );
+  console.log(
+    `one createDocument at a time, each its own transaction, alternating with and without \`search\`; "with" includes searchEntriesOf`,
+  );
+  const withRate = perSecond(total('with'));
+  const withoutRate = perSecond(total('without'));
+  line('without the index', `${withoutRate.toFixed(0)} /s`, 1, `(${(total('without') / n).toFixed(2)} ms a document)`);
+  line(
+    'with the index',
+    `${withRate.toFixed(0)} /s`,
+    withRate / withoutRate,
+    `without (${(total('with') / n).toFixed(2)} ms a document, of which extraction ${(extractMs / n).toFixed(2)} ms); median of ${WRITE_BLOCKS} blocks ${median(ratios).toFixed(2)}x`,
+    `target >= ${WRITE_TARGET}x: ${withRate / withoutRate >= WRITE_TARGET ? 'met' : 'MISSED'}`,
+  );
+}
+
+/**
+ * The same comparison through DocumentService.create, the whole of a POST but HTTP (parse, schema
+ * and constraint checks, XML and YAML renditions, the write). The service always extracts, so
+ * "without" is a store that drops `search` from the write, less the extraction of the same
+ * content timed on its own.
+ */
+async function serviceWriteCost(store: Store, corpus: Corpus): Promise<void> {
+  const withIndex = createServices(store, SETTINGS).documents;
+  const dropping = new Proxy(store, {
+    get(target, name) {
+      const value = Reflect.get(target, name, target) as unknown;
+      if (typeof value !== 'function') return value;
+      if (name !== 'createDocument') return (value as (...a: unknown[]) => unknown).bind(target);
+      return (...[doc, revision, audit]: Parameters<Store['createDocument']>) => {
+        const { search: _, ...rest } = revision;
+        return target.createDocument(doc, rest, audit);
+      };
+    },
+  });
+  const withoutIndex = createServices(dropping, SETTINGS).documents;
+  let withMs = 0;
+  let withoutMs = 0;
+  let extractMs = 0;
+  const n = SERVICE_PAIRS;
+  for (let k = 0, i = DOCUMENTS + WRITE_BLOCK * WRITE_BLOCKS * 2; k < n; i++) {
+    const a = corpus.document(i);
+    if (a.large) continue;
+    const b = corpus.document(i);
+    const indexed = async () => {
+      const start = performance.now();
+      await withIndex.create(ADMIN, a.model, Buffer.from(a.json), 'application/json');
+      withMs += performance.now() - start;
+    };
+    const plain = async () => {
+      const parsed = parseOscal(b.json, 'json');
+      let start = performance.now();
+      searchEntriesOf(parsed);
+      extractMs += performance.now() - start;
+      start = performance.now();
+      await withoutIndex.create(ADMIN, b.model, Buffer.from(b.json), 'application/json');
+      withoutMs += performance.now() - start;
+    };
+    if (k % 2 === 0) {
+      await indexed();
+      await plain();
+    } else {
+      await plain();
+      await indexed();
+    }
+    k++;
+  }
+  const net = withoutMs - extractMs;
+  console.log(
+    `Through DocumentService.create (a POST without HTTP: parse, schema and constraint checks, renditions, write), ${n} each way, alternating;`,
+  );
+  console.log('"without": a store dropping `search`, less the extraction of the same content timed apart');
+  line('without the index', `${((n / net) * 1000).toFixed(0)} /s`, 1, `(${(net / n).toFixed(2)} ms a document)`);
+  line(
+    'with the index',
+    `${((n / withMs) * 1000).toFixed(0)} /s`,
+    net / withMs,
+    `without (${(withMs / n).toFixed(2)} ms a document)`,
+    `target >= ${WRITE_TARGET}x: ${net / withMs >= WRITE_TARGET ? 'met' : 'MISSED'}`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function run(
+  store: Store,
+  corpus: Corpus,
+  describe: string,
+  concurrentLoad: boolean,
+  analyze?: () => Promise<void>,
+): Promise<void> {
+  console.log(`\n== Full-text search on ${describe}, in process`);
+  const loaded = await load(store, corpus, concurrentLoad);
+  if (analyze) await analyze();
+  console.log(
+    `${DOCUMENTS.toLocaleString('en-US')} documents (${kb(loaded.bytes)} of JSON, largest ${kb(loaded.largest)}; ${loaded.entries.toLocaleString('en-US')} search entries) loaded in ${(loaded.ms / 1000).toFixed(1)} s: ${loaded.how}`,
+  );
+  await latency(store);
+  await writeCost(store, corpus);
+  await serviceWriteCost(store, corpus);
+}
+
+export async function searchBench(): Promise<void> {
+  const corpus = new Corpus();
+  await runGroup('oscal-depot-bench-search-', async (group: Group) => {
+    const dataDir = join(group.dir, 'sqlite');
+    mkdirSync(dataDir);
+    const sqlite = await openStore({ dataDir });
+    try {
+      await run(sqlite, corpus, 'SQLite (a file in the temporary folder)', false);
+    } finally {
+      await sqlite.close();
+    }
+    const db = await group.database();
+    const pg = await openStore({ dataDir: group.dir, databaseUrl: db.url }, { connections: PG_LOADERS });
+    try {
+      await run(pg, corpus, await db.describe(), true, async () => {
+        const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+        try {
+          // What autovacuum does within a minute of such a load; the planner's estimates depend on it.
+          await sql`ANALYZE`;
+        } finally {
+          await sql.end({ timeout: 5 });
+        }
+      });
+    } finally {
+      await pg.close();
+    }
+  });
+}
