@@ -19,6 +19,15 @@ export const idParam = uuidParam('the content uuid of the document');
 export const snapshotParam = uuidParam('the snapshot id');
 export const resourceParam = uuidParam('the uuid of the back-matter resource');
 
+/** The path parameters of a document's page or resource: its model and id, and any identifiers under it. */
+export function documentParams(extra: Record<string, unknown> = {}) {
+  return {
+    type: 'object',
+    properties: { model: modelParam, id: idParam, ...extra },
+    required: ['model', 'id'],
+  } as const;
+}
+
 /** Path parameters that hold identifiers; the query parameter `document` of the audit log is one too. */
 const ID_PARAMS = ['id', 'resource', 'snapshot'] as const;
 

@@ -4,7 +4,7 @@ import type { ModelName } from '../../oscal/model/models.js';
 import { checkedGrant, checkedVisibility, type AccessChange } from '../../service/access-change.js';
 import type { DocumentService } from '../../service/documents.js';
 import type { AccessRecord } from '../../store/types.js';
-import { idParam, modelParam } from '../params.js';
+import { documentParams } from '../params.js';
 import { documentNav } from './document-nav.js';
 import { html, type Html } from './html.js';
 import { sendPage, type SignInMode } from './layout.js';
@@ -13,11 +13,7 @@ import { dataTable } from './table.js';
 type Params = { model: ModelName; id: string };
 type Form = Record<string, string | undefined>;
 
-const params = {
-  type: 'object',
-  properties: { model: modelParam, id: idParam },
-  required: ['model', 'id'],
-} as const;
+const params = documentParams();
 
 /** The change one of the page's forms asks for, against the settings as they are now. */
 function changeOf(form: Form, now: AccessRecord): AccessChange {

@@ -3,7 +3,7 @@ import { refuse } from '../../errors.js';
 import type { ModelName } from '../../oscal/model/models.js';
 import type { AttachmentService } from '../../service/attachments.js';
 import type { DocumentService } from '../../service/documents.js';
-import { idParam, modelParam, resourceParam } from '../params.js';
+import { documentParams, resourceParam } from '../params.js';
 import { fileField } from '../request-body.js';
 import { sendAttachment } from '../send-attachment.js';
 import { documentNav } from './document-nav.js';
@@ -21,11 +21,7 @@ interface AttachmentDeps {
 
 type Params = { model: ModelName; id: string; resource?: string };
 
-const params = {
-  type: 'object',
-  properties: { model: modelParam, id: idParam, resource: resourceParam },
-  required: ['model', 'id'],
-} as const;
+const params = documentParams({ resource: resourceParam });
 
 /** What the resource entry says of its file, for the list: the stored file's media type, else its base64's. */
 function mediaTypeOf(entry: Record<string, unknown>): string {

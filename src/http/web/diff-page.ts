@@ -4,7 +4,7 @@ import type { DiffService } from '../../service/diff.js';
 import type { DocumentService } from '../../service/documents.js';
 import type { SnapshotService } from '../../service/snapshots.js';
 import type { SnapshotKind } from '../../store/types.js';
-import { idParam, modelParam } from '../params.js';
+import { documentParams } from '../params.js';
 import { documentNav } from './document-nav.js';
 import { html, type Html } from './html.js';
 import { sendPage, type SignInMode } from './layout.js';
@@ -52,7 +52,7 @@ export function diffRoutes(app: FastifyInstance, deps: DiffDeps): void {
     {
       schema: {
         hide: true,
-        params: { type: 'object', properties: { model: modelParam, id: idParam }, required: ['model', 'id'] },
+        params: documentParams(),
         querystring: {
           type: 'object',
           properties: { from: SIDE, to: SIDE, 'ignore-volatile': { type: 'string', enum: ['true', 'false'] } },

@@ -5,7 +5,7 @@ import { retryWhenGone, type ContentService } from '../../service/content.js';
 import type { DocumentService } from '../../service/documents.js';
 import { RESPONSE_TYPE } from '../../service/media-types.js';
 import type { Store } from '../../store/types.js';
-import { idParam, modelParam } from '../params.js';
+import { documentParams } from '../params.js';
 import { sendStored } from '../send-rendition.js';
 import { documentNav } from './document-nav.js';
 import { html } from './html.js';
@@ -18,12 +18,6 @@ interface DocumentDeps {
   content: ContentService;
   signIn: SignInMode;
 }
-
-const documentParams = {
-  type: 'object',
-  properties: { model: modelParam, id: idParam },
-  required: ['model', 'id'],
-} as const;
 
 /** The document's downloads, in each format, beside its other pages. */
 function downloads(base: string) {
@@ -39,7 +33,7 @@ export function documentRoutes(app: FastifyInstance, deps: DocumentDeps): void {
 
   app.get<{ Params: { model: ModelName; id: string } }>(
     '/documents/:model/:id',
-    { schema: { hide: true, params: documentParams } },
+    { schema: { hide: true, params: documentParams() } },
     async (request, reply) => {
       const { model, id } = request.params;
       const base = `/documents/${model}/${id}`;
@@ -66,8 +60,7 @@ export function documentRoutes(app: FastifyInstance, deps: DocumentDeps): void {
       schema: {
         hide: true,
         params: {
-          ...documentParams,
-          properties: { ...documentParams.properties, format: { type: 'string', enum: [...FORMATS] } },
+          ...documentParams({ format: { type: 'string', enum: [...FORMATS] } }),
           required: ['model', 'id', 'format'],
         },
       },

@@ -5,7 +5,7 @@ import type { ModelName } from '../../oscal/model/models.js';
 import type { DocumentService } from '../../service/documents.js';
 import type { SnapshotService } from '../../service/snapshots.js';
 import type { SnapshotKind, SnapshotRecord } from '../../store/types.js';
-import { idParam, modelParam, snapshotParam } from '../params.js';
+import { documentParams, snapshotParam } from '../params.js';
 import { documentNav } from './document-nav.js';
 import { html } from './html.js';
 import { sendPage, type SignInMode } from './layout.js';
@@ -20,11 +20,7 @@ interface SnapshotDeps {
 
 type Params = { model: ModelName; id: string; snapshot?: string };
 
-const params = {
-  type: 'object',
-  properties: { model: modelParam, id: idParam, snapshot: snapshotParam },
-  required: ['model', 'id'],
-} as const;
+const params = documentParams({ snapshot: snapshotParam });
 
 /** A profile keeps its resolutions as snapshots too; what they hold is a catalog. */
 const kindsOf = (model: ModelName): SnapshotKind[] => (model === 'profile' ? ['content', 'resolved'] : ['content']);

@@ -14,7 +14,7 @@ import type { ModelName } from '../../oscal/model/models.js';
 import type { DocumentService } from '../../service/documents.js';
 import { RESPONSE_TYPE } from '../../service/media-types.js';
 import type { RenditionWorkers } from '../../service/rendition-workers.js';
-import { idParam, modelParam } from '../params.js';
+import { documentParams, modelParam } from '../params.js';
 import { fileField } from '../request-body.js';
 import { html, type Html } from './html.js';
 import { MODEL_LABELS, sendPage, type SignInMode } from './layout.js';
@@ -139,11 +139,7 @@ export function uploadRoutes(app: FastifyInstance, deps: UploadDeps): void {
   }
 
   const newParams = { type: 'object', properties: { model: modelParam }, required: ['model'] } as const;
-  const versionParams = {
-    type: 'object',
-    properties: { model: modelParam, id: idParam },
-    required: ['model', 'id'],
-  } as const;
+  const versionParams = documentParams();
   app.get<{ Params: Params }>('/upload/:model', { schema: { hide: true, params: newParams } }, showForm);
   app.post<{ Params: Params }>('/upload/:model', { schema: { hide: true, params: newParams } }, receive);
   app.get<{ Params: Params }>(

@@ -4,7 +4,7 @@ import { readStored } from '../../service/content.js';
 import type { DocumentService } from '../../service/documents.js';
 import type { RegistryService } from '../../service/registry.js';
 import type { Store } from '../../store/types.js';
-import { idParam, modelParam } from '../params.js';
+import { documentParams } from '../params.js';
 import { documentNav } from './document-nav.js';
 import { html } from './html.js';
 import { dataTable } from './table.js';
@@ -18,16 +18,8 @@ interface VersionDeps {
   signIn: SignInMode;
 }
 
-const params = {
-  type: 'object',
-  properties: {
-    model: modelParam,
-    id: idParam,
-    // Versions are numbered from 1; any other segment names no page (404).
-    version: { type: 'string', pattern: '^[1-9][0-9]{0,8}$' },
-  },
-  required: ['model', 'id'],
-} as const;
+// Versions are numbered from 1; any other segment names no page (404).
+const params = documentParams({ version: { type: 'string', pattern: '^[1-9][0-9]{0,8}$' } });
 
 type Params = { model: ModelName; id: string; version?: string };
 
