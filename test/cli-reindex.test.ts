@@ -1,11 +1,14 @@
 /**
  * `oscal-depot reindex` and the index after a restore (issue 22): a backup carries no search
- * index, so restore makes it again; reindex runs beside a server that keeps serving.
+ * index, so restore makes it again; reindex runs beside a server that keeps serving; `serve`
+ * indexes in the background the documents an upgrade left without entries.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
 import { api } from './support/http.js';
 import { stopWithin } from './support/lifecycle.js';
 import { markedCatalog } from './support/marked-docs.js';
@@ -61,6 +64,50 @@ test('a restored store is indexed again: its documents are found', async () => {
     const res = await api(second.url, 'GET', `/oscal/v1/search?q=${word}`, { token: server.adminToken() });
     assert.equal(res.status, 200, res.text);
     assert.ok(res.json()['search-results'].length > 0);
+  } finally {
+    await stopWithin(second);
+  }
+});
+
+test('serve indexes in the background the documents without entries (as migration 10 leaves a store)', async () => {
+  const dataDir = newDataDir();
+  const first = await TestServer.start({ dataDir });
+  const docs = ['upgradedone', 'upgradedtwo'].map((m) => markedCatalog(m));
+  try {
+    for (const d of docs) {
+      const res = await api(first.url, 'POST', '/oscal/v1/catalog', {
+        token: first.adminToken(),
+        body: d.body,
+        contentType: 'application/json',
+      });
+      assert.equal(res.status, 201, res.text);
+    }
+  } finally {
+    await stopWithin(first);
+  }
+  const db = new Database(join(dataDir, 'oscal-depot.sqlite'));
+  db.exec('DELETE FROM search_entries');
+  db.close();
+  const second = await TestServer.start({ dataDir });
+  try {
+    const marker = (d: (typeof docs)[number]) => d.marker.split('-')[1]!;
+    const count = async () => {
+      let n = 0;
+      for (const d of docs) {
+        const res = await api(second.url, 'GET', `/oscal/v1/search?q=${marker(d)}`, { token: first.adminToken() });
+        assert.equal(res.status, 200, res.text);
+        n += res.json()['search-results'].length > 0 ? 1 : 0;
+      }
+      return n;
+    };
+    // The server answers before the indexing ends; it ends within moments for two documents.
+    let indexed = await count();
+    for (let tries = 0; indexed < docs.length && tries < 200; tries++) {
+      await sleep(50);
+      indexed = await count();
+    }
+    assert.equal(indexed, docs.length);
+    assert.match(second.output, /indexed 2 documents for search/);
   } finally {
     await stopWithin(second);
   }

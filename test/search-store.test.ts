@@ -11,6 +11,7 @@ import { after, describe, test } from 'node:test';
 import type { SearchEntry } from '../src/oscal/search/extract.js';
 import { backupStore, restoreStore } from '../src/store/backup.js';
 import { openStore, type StoreConfig } from '../src/store/index.js';
+import { RANKED_MATCHES } from '../src/store/search-query.js';
 import type { SearchHit, SearchQuery, Store, Visibility } from '../src/store/types.js';
 import { freshDatabase, SKIP_MESSAGE, TEST_DATABASE_URL } from './support/postgres.js';
 import { newDataDir } from './support/server.js';
@@ -103,8 +104,9 @@ conformance('search', ({ withStore }) => {
       assert.deepEqual(keys(await search(store, 'managément')), ['ac-2', 'ac-2.1', 'ac-21']);
       assert.deepEqual(keys(await search(store, 'establishment')), ['sc-12']);
       assert.deepEqual(await search(store, 'partners nowhere'), []);
-      // A title match ranks above a text-only match.
-      assert.equal((await search(store, 'management'))[0]!.key, 'ac-2');
+      // Title matches rank above a text-only match.
+      const ranked = (await search(store, 'management')).map((h) => h.key);
+      assert.deepEqual([ranked.slice(0, 2).sort(), ranked[2]], [['ac-2', 'ac-2.1'], 'ac-21']);
       // A match only in the title marks the title.
       assert.equal((await search(store, 'establishment'))[0]!.snippet, 'Key \u0002Establishment\u0003');
     }),
@@ -322,12 +324,12 @@ conformance('search', ({ withStore }) => {
       for (let i = 1; i < seen.length; i++) {
         const [a, b] = [seen[i - 1]!, seen[i]!];
         assert.ok(
-          a.rank > b.rank || (a.rank === b.rank && a.id < b.id),
+          a.rank! > b.rank! || (a.rank === b.rank && a.id > b.id),
           `${i}: ${a.rank}/${a.id} before ${b.rank}/${b.id}`,
         );
       }
-      assert.ok(seen[0]!.rank > seen.at(-1)!.rank, 'ranks differ');
-      // Control-id pages (all of rank 0) page by id.
+      assert.ok(seen[0]!.rank! > seen.at(-1)!.rank!, 'ranks differ');
+      // Control-id pages (all of rank 0) page by id, newest first.
       const ids = await create(
         store,
         Array.from({ length: 7 }, (_, i) => entry(`/c/${i}`, `implements ${i}`, { controlIds: ['si-4'] })),
@@ -340,9 +342,125 @@ conformance('search', ({ withStore }) => {
       });
       assert.deepEqual(
         [...first, ...second].map((h) => h.path),
-        Array.from({ length: 7 }, (_, i) => `/c/${i}`),
+        Array.from({ length: 7 }, (_, i) => `/c/${6 - i}`),
       );
       assert.ok([...first, ...second].every((h) => h.documentId === ids));
+    }),
+  );
+
+  test(
+    'beyond the newest RANKED_MATCHES matches, hits follow the ranked ones newest first, and paging visits each once',
+    withStore(async (store) => {
+      // Matches everywhere, in every sixth entry, and only in the oldest: a backend may find the
+      // newest matches one way for a common word and another for a rare one (PostgreSQL does).
+      const count = 7000;
+      const matching: Record<string, (i: number) => boolean> = {
+        plenty: () => true,
+        sixth: (i) => i % 6 === 0,
+        ancient: (i) => i < RANKED_MATCHES + 200,
+      };
+      const entries = Array.from({ length: count }, (_, i) => {
+        const words = Object.keys(matching).filter((w) => matching[w]!(i));
+        // Some entries hold their word twice, to rank first.
+        return entry(`/catalog/controls/${i}`, `${words.join(' ')} ${i % 4 === 0 ? words.join(' ') : 'filler'} text`);
+      });
+      // Entries written later have higher ids.
+      const id = await create(store, entries, { visibility: 'private', owner: 'erin' });
+      await create(store, [entry('/catalog', 'plenty sixth ancient unseen')], {
+        visibility: 'private',
+        owner: 'frank',
+      });
+      const readableBy = { userId: 'erin', principals: ['user:erin'] };
+      const position = (h: SearchHit) => Number(h.path.split('/').at(-1));
+      for (const [word, matches] of Object.entries(matching)) {
+        const expected = Array.from({ length: count }, (_, i) => i)
+          .filter(matches)
+          .reverse();
+        const seen: SearchHit[] = [];
+        let after: SearchQuery['after'];
+        for (;;) {
+          const page = await search(store, word, { readableBy, limit: 250, ...(after ? { after } : {}) });
+          if (page.length === 0) break;
+          seen.push(...page);
+          after = { rank: page.at(-1)!.rank, id: page.at(-1)!.id };
+        }
+        assert.equal(seen.length, expected.length, word);
+        assert.ok(seen.every((h) => h.documentId === id));
+        const ranked = seen.slice(0, RANKED_MATCHES);
+        const rest = seen.slice(RANKED_MATCHES);
+        assert.ok(ranked.every((h) => h.rank !== null));
+        assert.ok(rest.every((h) => h.rank === null));
+        // The ranked ones are the newest matches, the word twice first; the rest newest first.
+        assert.deepEqual(
+          ranked.map(position).sort((a, b) => b - a),
+          expected.slice(0, RANKED_MATCHES),
+          word,
+        );
+        const twice = expected.slice(0, RANKED_MATCHES).filter((i) => i % 4 === 0).length;
+        assert.ok(
+          ranked.slice(0, twice).every((h) => position(h) % 4 === 0),
+          word,
+        );
+        assert.deepEqual(rest.map(position), expected.slice(RANKED_MATCHES), word);
+      }
+    }),
+  );
+
+  test(
+    "who may read is the index's own filter: a change of access shows at once, ids are not folded, and no text passes for it",
+    withStore(async (store) => {
+      const doc = await create(
+        store,
+        [
+          entry('/catalog', 'quokka vpublic #vpublic m636174616c6f67 c6163203220 owner alice', {
+            controlIds: ['ac-2'],
+          }),
+        ],
+        { owner: 'alice', visibility: 'private' },
+      );
+      const found = async (readableBy?: SearchQuery['readableBy'], text = 'quokka', extra: Partial<SearchQuery> = {}) =>
+        (await search(store, text, { ...(readableBy ? { readableBy } : {}), ...extra })).length;
+      const bob = { userId: 'bob', principals: ['user:bob', 'group:staff'] };
+      assert.equal(await found({ userId: 'alice', principals: ['user:alice'] }), 1);
+      // Another user whose name differs only in case, or who is named by a group, reads nothing.
+      assert.equal(await found({ userId: 'Alice', principals: ['user:Alice'] }), 0);
+      assert.equal(await found({ userId: 'bob', principals: ['alice', 'user:alice', 'group:alice'] }), 0);
+      // Words that spell scope tokens are words.
+      for (const text of ['vpublic', '#vpublic', 'm636174616c6f67', 'c6163203220'])
+        assert.equal(await found({ principals: [] }, text), 0, text);
+      assert.equal(await found(bob), 0);
+      await store.setAccess(doc, { visibility: 'public' }, audit('access', doc));
+      assert.equal(await found(bob), 1);
+      assert.equal(await found({ principals: [] }, 'quokka', { controlId: 'ac-2', model: 'catalog' }), 1);
+      await store.setAccess(doc, { visibility: 'private' }, audit('access', doc));
+      assert.equal(await found(bob), 0);
+      await store.setAccess(doc, { grants: [{ principal: 'group:staff', permission: 'read' }] }, audit('grant', doc));
+      assert.equal(await found(bob), 1);
+      assert.equal(await found({ userId: 'carol', principals: ['user:carol', 'group:Staff'] }), 0);
+      await store.setAccess(doc, { grants: [] }, audit('grant', doc));
+      assert.equal(await found(bob), 0);
+      // The owner and admins throughout; the filters still apply.
+      assert.equal(await found({ userId: 'alice', principals: ['user:alice'] }), 1);
+      assert.equal(await found(undefined, 'quokka', { controlId: 'ac-2' }), 1);
+      assert.equal(await found(undefined, 'quokka', { model: 'profile' }), 0);
+    }),
+  );
+
+  test(
+    'documents without entries are listed for indexing until they have some',
+    withStore(async (store) => {
+      const indexed = await create(store, [entry('/catalog', 'here')]);
+      const before = await create(store, undefined);
+      const listed = await store.unindexedDocuments('', 10);
+      assert.deepEqual(listed, [{ id: before, revision: 1 }]);
+      assert.ok(!listed.some((d) => d.id === indexed));
+      assert.deepEqual(await store.unindexedDocuments(before, 10), []);
+      assert.equal(await store.indexRevision(before, 1, [entry('/catalog', 'now found')]), true);
+      assert.deepEqual(await store.unindexedDocuments('', 10), []);
+      assert.deepEqual(
+        (await search(store, 'found')).map((h) => h.documentId),
+        [before],
+      );
     }),
   );
 

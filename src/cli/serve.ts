@@ -1,13 +1,15 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
+import type { FastifyBaseLogger } from 'fastify';
 import { signInSettings } from '../auth/oidc-settings.js';
 import { createToken, expiryFrom } from '../auth/tokens.js';
 import type { AppOptions } from '../http/app.js';
 import { parseCorsOrigins } from '../http/cors.js';
 import type { TlsFiles } from '../http/server-factory.js';
 import { RenditionWorkers } from '../service/rendition-workers.js';
-import type { TokenStore } from '../store/types.js';
+import { SearchService } from '../service/search.js';
+import type { Store, TokenStore } from '../store/types.js';
 import { openStoreFor, UsageError } from './failures.js';
 import { parseMap } from './file-loader.js';
 import { addServeOptions, type ServeOptions } from './serve-options.js';
@@ -94,11 +96,15 @@ export function serveCommand(): Command {
       await ensureAdminToken(store, opts.data, (m) => app.log.info(m));
 
       let closing = false;
+      const stopIndexing = new AbortController();
+      let indexing: Promise<void> = Promise.resolve();
       const shutdown = async (signal: string) => {
         if (closing) return;
         closing = true;
         app.log.info(`${signal}: finishing in-flight requests, then stopping`);
+        stopIndexing.abort();
         await app.close();
+        await indexing;
         await workers.stop();
         await store.close();
         app.log.info('stopped');
@@ -115,7 +121,22 @@ export function serveCommand(): Command {
         await store.close();
         throw new UsageError(`cannot listen on ${hostAndPort(opts.host, opts.port)}: ${listenFailure(e)}`);
       }
+      indexing = indexInBackground(store, stopIndexing.signal, app.log);
     });
+}
+
+/**
+ * Documents without search entries (stored before the index, or before a migration emptied it)
+ * are indexed while the server serves: searches find them as they are done.
+ */
+async function indexInBackground(store: Store, stop: AbortSignal, log: FastifyBaseLogger): Promise<void> {
+  let indexed = 0;
+  try {
+    await new SearchService(store).indexUnindexed((done) => (done ? indexed++ : undefined), stop);
+    if (indexed) log.info(`indexed ${indexed} document${indexed === 1 ? '' : 's'} for search`);
+  } catch (e) {
+    log.error({ err: e }, `indexing for search stopped after ${indexed} documents`);
+  }
 }
 
 function hostAndPort(host: string, port: number): string {

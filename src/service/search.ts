@@ -35,7 +35,7 @@ const encode = (c: SearchCursor) => Buffer.from(JSON.stringify([c.rank, c.id])).
 function decode(cursor: string): SearchCursor {
   try {
     const [rank, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (typeof rank === 'number' && Number.isFinite(rank) && Number.isSafeInteger(id))
+    if ((rank === null || (typeof rank === 'number' && Number.isFinite(rank))) && Number.isSafeInteger(id))
       return { rank, id: id as number };
   } catch {
     // refused below
@@ -96,6 +96,23 @@ export class SearchService {
     } catch (e) {
       if (e instanceof ContentGone) return false;
       throw e;
+    }
+  }
+
+  /**
+   * Indexes every document that has no entry (stored before the index, or before a migration that
+   * emptied it); `done` after each. What `serve` runs in the background as it starts.
+   */
+  async indexUnindexed(done: (indexed: boolean) => void, stop: AbortSignal): Promise<void> {
+    let after = '';
+    for (;;) {
+      const page = await this.store.unindexedDocuments(after, 200);
+      for (const doc of page) {
+        if (stop.aborted) return;
+        done(await this.indexCurrent(doc.id));
+      }
+      if (page.length < 200) return;
+      after = page.at(-1)!.id;
     }
   }
 

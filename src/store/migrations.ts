@@ -231,6 +231,33 @@ const SEARCH_SQLITE = `
         INSERT INTO search_fts (search_fts, rowid, key, title, text, control_ids) VALUES ('delete', old.id, old.key, old.title, old.text, old.control_ids);
       END;`;
 
+/**
+ * Migration 10: each entry's scope (search-query.ts: its model, owner, readers and controls as
+ * tokens) in an FTS5 column, in place of the control ids; an update trigger, as access changes
+ * rewrite the scope. PostgreSQL keeps the same tokens as lexemes of the tsvector.
+ */
+const SEARCH_SCOPE_SQLITE = `
+      DROP TRIGGER search_entries_insert;
+      DROP TRIGGER search_entries_delete;
+      DROP TABLE search_fts;
+      DELETE FROM search_entries;
+      ALTER TABLE search_entries ADD COLUMN scope TEXT NOT NULL DEFAULT '';
+      CREATE VIRTUAL TABLE search_fts USING fts5(
+        key, title, text, scope,
+        content = 'search_entries', content_rowid = 'id',
+        tokenize = 'unicode61 remove_diacritics 2'
+      );
+      CREATE TRIGGER search_entries_insert AFTER INSERT ON search_entries BEGIN
+        INSERT INTO search_fts (rowid, key, title, text, scope) VALUES (new.id, new.key, new.title, new.text, new.scope);
+      END;
+      CREATE TRIGGER search_entries_delete AFTER DELETE ON search_entries BEGIN
+        INSERT INTO search_fts (search_fts, rowid, key, title, text, scope) VALUES ('delete', old.id, old.key, old.title, old.text, old.scope);
+      END;
+      CREATE TRIGGER search_entries_update AFTER UPDATE ON search_entries BEGIN
+        INSERT INTO search_fts (search_fts, rowid, key, title, text, scope) VALUES ('delete', old.id, old.key, old.title, old.text, old.scope);
+        INSERT INTO search_fts (rowid, key, title, text, scope) VALUES (new.id, new.key, new.title, new.text, new.scope);
+      END;`;
+
 const SEARCH_POSTGRES = `
       CREATE TABLE search_entries (
         id BIGSERIAL PRIMARY KEY,
@@ -330,5 +357,13 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'the full-text search index of the current revision of each document',
     sqlite: SEARCH_SQLITE,
     postgres: SEARCH_POSTGRES,
+  },
+  {
+    version: 10,
+    description: 'search entries carry their scope (model, readers, controls), so the index filters as it matches',
+    // The entries are dropped: their scope is made by the writer. `serve` indexes documents that
+    // have none in the background; `oscal-depot reindex` does it at once.
+    sqlite: SEARCH_SCOPE_SQLITE,
+    postgres: `DELETE FROM search_entries; DROP INDEX search_entries_controls;`,
   },
 ];

@@ -1,7 +1,8 @@
 /**
  * What both backends' search shares: the query language, said once and translated to an FTS5
- * MATCH expression (SQLite) and a tsquery (PostgreSQL), the words the PostgreSQL index is built
- * from, and the cleaning of entries before they are stored.
+ * MATCH expression (SQLite) and a tsquery (PostgreSQL); the scope tokens by which the index itself
+ * filters by reader, model and control; the words the PostgreSQL index is built from; the cleaning
+ * of entries before they are stored; the ranked window a page is cut from, and the hits' snippets.
  *
  * A query is words, all of which must match; "a phrase"; a prefix (crypt*); an id (ac-2.1,
  * AC-2(1)), which is a phrase of its parts. Everything else a user may type (quotes left open,
@@ -9,7 +10,9 @@
  * put only runs of letters and digits into the expression they build, so no input is a syntax error
  * or changes the expression's structure.
  */
+import { createHash } from 'node:crypto';
 import type { SearchEntry } from '../oscal/search/extract.js';
+import type { SearchCursor, SearchHit, SearchQuery } from './types.js';
 
 export interface SearchTerm {
   /** Runs of letters and digits as typed: SQLite's tokenizer folds them itself. */
@@ -61,26 +64,177 @@ export function controlKey(id: string): string {
     .join(' ');
 }
 
-/** The FTS5 expression: each term a quoted phrase of its parts, over the columns a user's words search. */
-export function ftsMatch(terms: SearchTerm[]): string {
-  const phrases = terms.map((t) => `"${t.parts.join(' ')}"${t.prefix ? ' *' : ''}`);
-  return `{key title text} : (${phrases.join(' AND ')})`;
+/**
+ * What a hit must carry besides the words, as scope tokens of its entry: every one of `all` (the
+ * model, the control) and, for a caller who does not see every document, one of `anyOf` (public,
+ * owned by them, granted to one of their principals). The index answers access and filters
+ * itself, so a search never walks matches the caller may not see.
+ */
+export interface SearchFilter {
+  all: string[];
+  anyOf?: string[];
 }
 
-/** The FTS5 expression finding the entries about a control (then checked exactly against control_ids). */
-export function ftsControlMatch(key: string): string {
-  return `control_ids : "${key}"`;
+/**
+ * Scope tokens: a letter for what they say and the hex of the value's UTF-8 bytes, so any model,
+ * owner, principal or control key is one token that tokenizers keep whole and never fold (a user
+ * `Alice` is not `alice`). Words are never searched in the scope (SQLite's column filter;
+ * PostgreSQL prefixes them with `#`, which no indexed word holds), so no text can pass for one.
+ */
+/** Longer values are named by their SHA-256 instead: a PostgreSQL lexeme holds at most 2,047 bytes. */
+const HEX_BYTES = 256;
+function hex(value: string): string {
+  const bytes = Buffer.from(value, 'utf8');
+  return bytes.length <= HEX_BYTES ? bytes.toString('hex') : `x${createHash('sha256').update(bytes).digest('hex')}`;
+}
+const PUBLIC = 'vpublic';
+export const modelToken = (model: string) => `m${hex(model)}`;
+export const controlToken = (key: string) => `c${hex(key)}`;
+const ownerToken = (user: string) => `o${hex(user)}`;
+const grantToken = (principal: string) => `g${hex(principal)}`;
+
+/** Who may read a document, as the scope tokens of each of its entries. */
+export interface DocumentScope {
+  model: string;
+  owner: string;
+  visibility: string;
+  /** Principals holding any grant on it (every permission reads). */
+  grantees: string[];
 }
 
-/** The text of a to_tsquery('simple', …): each lexeme quoted, phrases with <->, all terms with &. */
-export function tsQuery(terms: SearchTerm[]): string {
+/** The tokens of a document's model and owner, which never change. */
+export const fixedTokens = (d: DocumentScope) => [modelToken(d.model), ownerToken(d.owner)];
+
+/** The tokens of who else may read it: they change with the document's visibility and grants. */
+export const sharingTokens = (d: DocumentScope) => [
+  ...(d.visibility === 'public' ? [PUBLIC] : []),
+  ...d.grantees.map(grantToken),
+];
+
+/** An entry's scope tokens: its document's, and the controls it is about. */
+export const entryTokens = (d: DocumentScope, entry: Pick<StoredEntry, 'controlIds'>) => [
+  ...fixedTokens(d),
+  ...sharingTokens(d),
+  ...entry.controlIds.map(controlToken),
+];
+
+/** The filter a query's model, control and reader make; documents read by the same rule as readableWhere. */
+export function filterOf(query: Pick<SearchQuery, 'model' | 'readableBy'>, control: string | undefined): SearchFilter {
+  const all: string[] = [];
+  if (query.model !== undefined) all.push(modelToken(query.model));
+  if (control !== undefined) all.push(controlToken(control));
+  if (!query.readableBy) return { all };
+  const { userId, principals } = query.readableBy;
+  return {
+    all,
+    anyOf: [PUBLIC, ...(userId === undefined ? [] : [ownerToken(userId)]), ...principals.map(grantToken)],
+  };
+}
+
+/** The FTS5 expression: each term a quoted phrase of its parts over the columns words search, and the filter's scope tokens. */
+export function ftsMatch(terms: SearchTerm[], filter: SearchFilter = { all: [] }): string {
+  const clauses: string[] = [];
+  if (terms.length) {
+    const phrases = terms.map((t) => `"${t.parts.join(' ')}"${t.prefix ? ' *' : ''}`);
+    clauses.push(`{key title text} : (${phrases.join(' AND ')})`);
+  }
+  for (const token of filter.all) clauses.push(`scope : "${token}"`);
+  if (filter.anyOf) clauses.push(`scope : (${filter.anyOf.map((t) => `"${t}"`).join(' OR ')})`);
+  return clauses.join(' AND ');
+}
+
+/** PostgreSQL's lexeme for a scope token. */
+export const scopeLexeme = (token: string) => `#${token}`;
+
+/** Id words are short: longer ones are left to the phrase (and a lexeme must stay under 2,047 bytes). */
+const LETTERS = /^\p{L}{1,64}$/u;
+const DIGITS = /^\p{N}{1,64}$/u;
+
+/**
+ * The lexeme PostgreSQL keeps for an id's words (ac 2 1): an id is a phrase of common words, which
+ * a GIN index can only answer by rechecking every row holding all three. `#i:` + the words, for a
+ * letters word followed by one or two digit words, at every place the words run so: the phrase
+ * ac 2 1 is in a text exactly when the lexeme is.
+ */
+const idLexeme = (ws: string[]) => `#i:${ws.join('-')}`;
+const isId = (ws: string[]) =>
+  ws.length >= 2 && ws.length <= 3 && LETTERS.test(ws[0]!) && ws.slice(1).every((w) => DIGITS.test(w));
+
+/** The id lexemes of a text's words (as `words` splits them). */
+export function idLexemes(ws: string[]): string[] {
+  const out = new Set<string>();
+  for (let i = 0; i < ws.length - 1; i++) {
+    if (!LETTERS.test(ws[i]!) || !DIGITS.test(ws[i + 1]!)) continue;
+    out.add(idLexeme(ws.slice(i, i + 2)));
+    if (i + 2 < ws.length && DIGITS.test(ws[i + 2]!)) out.add(idLexeme(ws.slice(i, i + 3)));
+  }
+  return [...out];
+}
+
+/** A tsquery literal's lexeme: words and tokens hold no quote or backslash, but say so safely. */
+const lexeme = (text: string, prefix = false) => `'${text.replace(/['\\]/g, '\\$&')}'${prefix ? ':*' : ''}`;
+
+/**
+ * PostgreSQL's longest lexeme, in bytes: to_tsvector leaves longer words out of the index, so a
+ * query holding one finds nothing.
+ */
+const LONGEST_WORD = 2047;
+
+/**
+ * The words of a query as a tsquery literal (for ::tsquery, which takes lexemes as given): phrases
+ * with <->, terms with &. Undefined when a word is too long to have been indexed.
+ */
+export function tsQuery(terms: SearchTerm[]): string | undefined {
   const phrases: string[] = [];
   for (const t of terms) {
     const ws = words(t.parts.join(' '));
     if (ws.length === 0) continue;
-    phrases.push(`(${ws.map((w, i) => `'${w}'${t.prefix && i === ws.length - 1 ? ':*' : ''}`).join(' <-> ')})`);
+    if (ws.some((w) => Buffer.byteLength(w) > LONGEST_WORD)) return undefined;
+    if (!t.prefix && isId(ws)) phrases.push(lexeme(idLexeme(ws)));
+    else phrases.push(`(${ws.map((w, i) => lexeme(w, t.prefix && i === ws.length - 1)).join(' <-> ')})`);
   }
   return phrases.join(' & ');
+}
+
+/** The words and the filter as one tsquery literal. */
+export function tsFilterQuery(words: string, filter: SearchFilter): string {
+  const clauses = words ? [`(${words})`] : [];
+  for (const token of filter.all) clauses.push(lexeme(scopeLexeme(token)));
+  if (filter.anyOf) clauses.push(`(${filter.anyOf.map((t) => lexeme(scopeLexeme(t))).join(' | ')})`);
+  return clauses.join(' & ');
+}
+
+/**
+ * How many of the newest matches a query ranks. Ranking every match of a word that is in most
+ * objects (bm25 or ts_rank reads each one's positions) costs time in proportion to the store; the
+ * newest this many are ranked, best first, and any further matches follow them, newest first.
+ * A query matching fewer is ranked whole.
+ */
+export const RANKED_MATCHES = 1000;
+
+export interface PagedHit {
+  id: number;
+  rank: number | null;
+}
+
+/**
+ * A page from the ranked window (the newest RANKED_MATCHES matches, newest first, with their
+ * ranks) after the cursor: the window's hits best first, ties newest first. `from`: where the
+ * unranked matches continue (ids below it, newest first), when the page wants more than the
+ * window holds after the cursor and the window was full; undefined when there are none.
+ */
+export function rankedPage(
+  window: { id: number; rank: number }[],
+  after: SearchCursor | undefined,
+  limit: number,
+): { hits: PagedHit[]; from?: number } {
+  if (after && after.rank === null) return { hits: [], from: after.id };
+  const rest = after
+    ? window.filter((h) => h.rank < after.rank! || (h.rank === after.rank && h.id < after.id))
+    : window;
+  const hits = rest.sort((a, b) => b.rank - a.rank || b.id - a.id).slice(0, limit);
+  if (hits.length === limit || window.length < RANKED_MATCHES) return { hits };
+  return { hits, from: Math.min(...window.map((h) => h.id)) };
 }
 
 /**
@@ -90,8 +244,8 @@ export function tsQuery(terms: SearchTerm[]): string {
 const INDEXED_CHARACTERS = 100_000;
 
 /** The words PostgreSQL indexes for a text: as `words` gives them, so the document and the query split alike. */
-export function indexedWords(text: string | undefined): string {
-  return text ? words(text.slice(0, INDEXED_CHARACTERS)).join(' ') : '';
+export function indexedWords(text: string | undefined): string[] {
+  return text ? words(text.slice(0, INDEXED_CHARACTERS)) : [];
 }
 
 /** Where a snippet's matched words begin and end: control characters no document text keeps (see `storedEntry`). */
@@ -187,6 +341,37 @@ export function snippetOf(text: string, terms: SearchTerm[]): string | undefined
   if (marked.length === 0) return undefined;
   const first = Math.max(0, Math.min(marked[0]!.from - 4, tokens.length - SNIPPET_TOKENS));
   return excerpt(text, tokens, first, marked);
+}
+
+/** A stored entry's row as a hit: the snippet where the words matched (text, then title, then key), else the text's opening. */
+export function hitOf(
+  row: {
+    document_id: string;
+    model: string;
+    path: string;
+    kind: string;
+    key: string | null;
+    title: string | null;
+    text: string;
+  },
+  paged: { id: number; rank: number | null },
+  terms: SearchTerm[],
+): SearchHit {
+  const hit: SearchHit = {
+    id: paged.id,
+    documentId: row.document_id,
+    model: row.model,
+    path: row.path,
+    kind: row.kind,
+    snippet:
+      (terms.length &&
+        (snippetOf(row.text, terms) ?? snippetOf(row.title ?? '', terms) ?? snippetOf(row.key ?? '', terms))) ||
+      openingOf(row.text),
+    rank: paged.rank,
+  };
+  if (row.key !== null) hit.key = row.key;
+  if (row.title !== null) hit.title = row.title;
+  return hit;
 }
 
 /** The beginning of a text, when no term is in it (a search by control id alone). */

@@ -194,9 +194,12 @@ export interface ListQuery {
   after?: { key: string; id: string };
 }
 
-/** Where a page of search hits ended: the next page has lower ranks, or the same rank and higher ids. */
+/**
+ * Where a page of search hits ended: the next page has lower ranks, or the same rank and lower
+ * ids; after a hit beyond the ranked matches (rank null), lower ids.
+ */
 export interface SearchCursor {
-  rank: number;
+  rank: number | null;
   id: number;
 }
 
@@ -232,8 +235,11 @@ export interface SearchHit {
    * matched word run between \u0002 and \u0003 (no stored text holds them): escape it, then mark.
    */
   snippet: string;
-  /** Higher is better; comparable only within one query's hits. */
-  rank: number;
+  /**
+   * Higher is better; comparable only within one query's hits. Null beyond the newest matches a
+   * query ranks (RANKED_MATCHES in search-query.ts): those follow, newest first.
+   */
+  rank: number | null;
 }
 
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed';

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { MODELS } from '../../oscal/model/models.js';
 import type { SearchResult, SearchService } from '../../service/search.js';
+import { RANKED_MATCHES } from '../../store/search-query.js';
 import { describe, HEADERS, json, ref, TAGS } from '../openapi.js';
 import { listItem } from './list-item.js';
 
@@ -43,7 +44,9 @@ export function searchRoutes(app: FastifyInstance, deps: { search: SearchService
       tags: [TAGS.documents],
       access: 'optional',
       description:
-        'Words (all must match), "phrases", prefixes (crypt*) and control ids (ac-2.1 and AC-2(1) alike) over titles, Markdown text, prop values, ids, parameter labels and values, names. Filters: model, control-id. Paging as the lists: the next page in a Link header.',
+        'Words (all must match), "phrases", prefixes (crypt*) and control ids (ac-2.1 and AC-2(1) alike) over titles, Markdown text, prop values, ids, parameter labels and values, names. Filters: model, control-id. ' +
+        `The newest ${RANKED_MATCHES.toLocaleString('en-US')} matches are ranked, best first; any further matches follow them, newest first. ` +
+        'Paging as the lists: the next page in a Link header.',
       querystring: {
         type: 'object',
         properties: {

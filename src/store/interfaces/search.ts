@@ -8,8 +8,8 @@ import type { SearchHit, SearchQuery } from '../types.js';
 export interface SearchStore {
   /**
    * The entries matching the query in documents the caller may read (readableBy, as
-   * listDocuments applies it), best first, then by id. A query without any word and without a
-   * control id finds nothing.
+   * listDocuments applies it): the newest RANKED_MATCHES best first, ties newest first, then any
+   * others newest first. A query without any word and without a control id finds nothing.
    */
   searchEntries(query: SearchQuery): Promise<SearchHit[]>;
 
@@ -19,4 +19,10 @@ export interface SearchStore {
    * How `reindex` fills the index beside servers that write.
    */
   indexRevision(documentId: string, revision: number, entries: SearchEntry[]): Promise<boolean>;
+
+  /**
+   * Documents without any entry, by id after `after`: every indexed document has one at least
+   * (its own), so these were stored before the index, or before a change that emptied it.
+   */
+  unindexedDocuments(after: string, limit: number): Promise<{ id: string; revision: number }[]>;
 }

@@ -1,6 +1,7 @@
 import type postgres from 'postgres';
 import { type AccessRecord, type AccessStore, type Grant } from '../types.js';
 import { audit } from './connection.js';
+import { rescopeSearchEntries, scopeOf } from './search.js';
 import { StoreConflictError } from '../../errors.js';
 
 export function postgresAccess(sql: postgres.Sql): AccessStore {
@@ -25,6 +26,7 @@ export function postgresAccess(sql: postgres.Sql): AccessStore {
       await sql.begin(async (tx) => {
         const [doc] = await tx`SELECT 1 FROM documents WHERE id = ${id} FOR UPDATE`;
         if (!doc) throw new StoreConflictError('not-found', `no document ${id}`);
+        const before = access.visibility || access.grants ? await scopeOf(tx, id) : undefined;
         if (access.visibility) await tx`UPDATE documents SET visibility = ${access.visibility} WHERE id = ${id}`;
         if (access.legalHold !== undefined)
           await tx`UPDATE documents SET legal_hold = ${access.legalHold} WHERE id = ${id}`;
@@ -33,6 +35,7 @@ export function postgresAccess(sql: postgres.Sql): AccessStore {
           for (const g of access.grants)
             await tx`INSERT INTO grants (document_id, principal, permission) VALUES (${id}, ${g.principal}, ${g.permission})`;
         }
+        if (before) await rescopeSearchEntries(tx, id, before);
         await audit(tx, entry);
       });
     },

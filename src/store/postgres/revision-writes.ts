@@ -49,7 +49,8 @@ export async function writeRevision(
   }
   await dropUnreferenced(tx, released);
   await writeMetadataAliases(tx, id, revision.fields);
-  if (revision.search) await writeSearchEntries(tx, id, revision.search);
+  // Revision numbers are never given twice: the first is the document's creation, with no entries yet.
+  if (revision.search) await writeSearchEntries(tx, id, revision.search, number === 1);
   const jobs: string[] = [];
   for (const format of revision.pendingFormats) {
     const jobId = randomUUID();

@@ -3,57 +3,162 @@ import type { SearchEntry } from '../../oscal/search/extract.js';
 import {
   controlKey,
   entryChanges,
+  entryTokens,
+  filterOf,
+  hitOf,
+  idLexemes,
   indexedWords,
-  openingOf,
   parseSearch,
-  snippetOf,
+  RANKED_MATCHES,
+  rankedPage,
+  scopeLexeme,
+  sharingTokens,
   storedEntry,
+  tsFilterQuery,
   tsQuery,
+  type DocumentScope,
 } from '../search-query.js';
-import type { SearchHit, SearchStore } from '../types.js';
-import { readableWhere, type Sql } from './connection.js';
+import type { SearchStore } from '../types.js';
+import type { Sql } from './connection.js';
 
 /** Entries per INSERT: one JSON parameter each, so a catalog of thousands of controls takes a few round trips. */
 const INSERT_ROWS = 1000;
+
+/** Who may read the document, from its row and grants, as its entries' scope lexemes carry it. */
+export async function scopeOf(tx: Sql, id: string): Promise<DocumentScope> {
+  const [doc] = await tx`SELECT model, owner, visibility,
+    ARRAY(SELECT principal FROM grants WHERE document_id = ${id}) AS grantees FROM documents WHERE id = ${id}`;
+  return doc as unknown as DocumentScope;
+}
 
 /**
  * Replaces the document's entries with `entries`, inside the caller's transaction (which holds the
  * document's row, so writers of one document take turns). Entries equal to one already stored stay:
  * a revision changes a few objects, and each row written costs a tsvector and GIN updates.
  */
-export async function writeSearchEntries(tx: Sql, id: string, entries: SearchEntry[]): Promise<void> {
-  const old = (
-    await tx`SELECT id, path, kind, key, title, text, control_ids FROM search_entries WHERE document_id = ${id}`
-  ).map((r) => ({
-    id: r.id as string,
-    entry: {
-      path: r.path as string,
-      kind: r.kind as string,
-      key: r.key as string | null,
-      title: r.title as string | null,
-      text: r.text as string,
-      controlIds: r.control_ids as string[],
-    },
-  }));
+export async function writeSearchEntries(tx: Sql, id: string, entries: SearchEntry[], created = false): Promise<void> {
+  const old = created
+    ? []
+    : (
+        await tx`SELECT id, path, kind, key, title, text, control_ids FROM search_entries WHERE document_id = ${id}`
+      ).map((r) => ({
+        id: r.id as string,
+        entry: {
+          path: r.path as string,
+          kind: r.kind as string,
+          key: r.key as string | null,
+          title: r.title as string | null,
+          text: r.text as string,
+          controlIds: r.control_ids as string[],
+        },
+      }));
   const { drop, add } = entryChanges(old, entries.map(storedEntry));
   if (drop.length) await tx`DELETE FROM search_entries WHERE id = ANY(${tx.array(drop)}::bigint[])`;
+  if (add.length === 0) return;
+  const scope = await scopeOf(tx, id);
   for (let i = 0; i < add.length; i += INSERT_ROWS) {
-    const rows = add.slice(i, i + INSERT_ROWS).map((e) => ({
-      path: e.path,
-      kind: e.kind,
-      key: e.key,
-      title: e.title,
-      text: e.text,
-      control_ids: e.controlIds,
-      heading: `${indexedWords(e.key ?? undefined)} ${indexedWords(e.title ?? undefined)}`,
-      words: indexedWords(e.text),
-    }));
+    const rows = add.slice(i, i + INSERT_ROWS).map((e) => {
+      const heading = [...indexedWords(e.key ?? undefined), ...indexedWords(e.title ?? undefined)];
+      const text = indexedWords(e.text);
+      return {
+        path: e.path,
+        kind: e.kind,
+        key: e.key,
+        title: e.title,
+        text: e.text,
+        control_ids: e.controlIds,
+        heading: heading.join(' '),
+        words: text.join(' '),
+        lexemes: [
+          ...entryTokens(scope, e).map(scopeLexeme),
+          ...idLexemes(indexedWords(e.key ?? undefined)),
+          ...idLexemes(indexedWords(e.title ?? undefined)),
+          ...idLexemes(text),
+        ],
+      };
+    });
     await tx`INSERT INTO search_entries (document_id, path, kind, key, title, text, control_ids, words)
       SELECT ${id}, r.path, r.kind, r.key, r.title, r.text, r.control_ids,
         setweight(to_tsvector('simple', r.heading), 'A') || setweight(to_tsvector('simple', r.words), 'B')
+          || array_to_tsvector(r.lexemes)
       FROM jsonb_to_recordset(${tx.json(rows)})
-        AS r(path text, kind text, key text, title text, text text, control_ids text[], heading text, words text)`;
+        AS r(path text, kind text, key text, title text, text text, control_ids text[], heading text, words text, lexemes text[])`;
   }
+}
+
+/** After a change of visibility or grants, inside its transaction: each entry's sharing lexemes again. */
+export async function rescopeSearchEntries(tx: Sql, id: string, before: DocumentScope): Promise<void> {
+  const old = sharingTokens(before).map(scopeLexeme);
+  const now = sharingTokens(await scopeOf(tx, id)).map(scopeLexeme);
+  if (old.length === now.length && old.every((t) => now.includes(t))) return;
+  await tx`UPDATE search_entries SET words = ts_delete(words, ${tx.array(old)}::text[]) || array_to_tsvector(${tx.array(now)}::text[])
+    WHERE document_id = ${id}`;
+}
+
+/** The newest entries read in order first: what share of them match says how to find the rest. */
+const FIRST_ROWS = 5_000;
+/** A row fetched through the GIN index costs about this many rows read in order (a heap page each, against rows side by side). */
+const FETCH_COST = 5;
+
+/**
+ * The newest RANKED_MATCHES matches, ranked. The planner cannot tell how many rows a query
+ * matches (words are not independent: "access" and "control" go together, a model's documents
+ * share their words), and its guess picks between reading rows newest first until enough match
+ * (right for a common word, a hundred times too slow for a rare one) and fetching every match the
+ * GIN index gives to sort them (the reverse). So the store measures instead: it reads the newest
+ * FIRST_ROWS rows in order, and from the share of them that match chooses the cheaper way to the
+ * rest: reading on in order (bounded, should older rows match less), or fetching the older
+ * matches through the index.
+ */
+async function rankedWindow(tx: Sql, match: string, words: string): Promise<{ id: number; rank: number }[]> {
+  const rank = words ? 'ts_rank(words, $2::tsquery)' : '0::real';
+  const params = words ? [match, words] : [match];
+  const read = async (rows: string, limit: number) =>
+    (
+      await tx.unsafe(
+        // Ranked once found: the innermost LIMIT comes first.
+        `SELECT id, ${rank} AS rank FROM (
+          SELECT id, words FROM (${rows}) r WHERE words @@ $1::tsquery ORDER BY id DESC LIMIT ${limit}
+        ) m ORDER BY id DESC`,
+        params,
+      )
+    ).map((r) => ({ id: Number(r.id), rank: Number(r.rank) }));
+  // Rows with ids in [from, below), newest first; OFFSET 0 keeps the planner from making it an index lookup.
+  const inOrder = (from: number, below: number | undefined, limit: number) =>
+    read(
+      `SELECT id, words FROM search_entries WHERE id >= ${from} ${below === undefined ? '' : `AND id < ${below}`} ORDER BY id DESC OFFSET 0`,
+      limit,
+    );
+  /** The id `rows` rows down from `below` (the oldest id when there are fewer). */
+  const rowsDown = async (below: number | undefined, rows: number) => {
+    const [row] = await tx.unsafe(
+      `SELECT COALESCE((SELECT id FROM search_entries ${below === undefined ? '' : `WHERE id < ${below}`}
+        ORDER BY id DESC OFFSET ${rows - 1} LIMIT 1), (SELECT min(id) FROM search_entries)) AS id`,
+    );
+    return Number(row!.id);
+  };
+  const [oldest] = await tx`SELECT min(id) AS id FROM search_entries`;
+  if (oldest?.id === null || oldest?.id === undefined) return [];
+  const first = Number(oldest.id);
+  let edge = await rowsDown(undefined, FIRST_ROWS);
+  const window = await inOrder(edge, undefined, RANKED_MATCHES);
+  let need = RANKED_MATCHES - window.length;
+  if (need === 0 || edge === first) return window;
+  const share = window.length / FIRST_ROWS;
+  const rowsInOrder = share > 0 ? need / share : Infinity;
+  if (rowsInOrder < share * (edge - first) * FETCH_COST) {
+    const next = await rowsDown(edge, Math.ceil(2 * rowsInOrder));
+    const more = await inOrder(next, edge, need);
+    window.push(...more);
+    need -= more.length;
+    if (need === 0 || next === first) return window;
+    edge = next;
+  }
+  // Through the index, whatever the planner guesses: the matches left are few.
+  await tx.unsafe('SET LOCAL enable_indexscan = off; SET LOCAL enable_seqscan = off');
+  window.push(...(await read(`SELECT id, words FROM search_entries WHERE id < ${edge}`, need)));
+  await tx.unsafe('SET LOCAL enable_indexscan = on; SET LOCAL enable_seqscan = on');
+  return window;
 }
 
 export function postgresSearch(sql: postgres.Sql): SearchStore {
@@ -67,66 +172,34 @@ export function postgresSearch(sql: postgres.Sql): SearchStore {
         return true;
       });
     },
+    async unindexedDocuments(after, limit) {
+      const rows = await sql`SELECT id, revision FROM documents d WHERE id > ${after}
+        AND NOT EXISTS (SELECT 1 FROM search_entries WHERE document_id = d.id) ORDER BY id LIMIT ${limit}`;
+      return rows.map((r) => ({ id: r.id as string, revision: r.revision as number }));
+    },
     async searchEntries(query) {
       const terms = parseSearch(query.text);
       const control = query.controlId === undefined ? undefined : controlKey(query.controlId);
-      const tsquery = tsQuery(terms);
-      if (control === '' || (tsquery === '' && control === undefined)) return [];
-      const params: unknown[] = [];
-      const p = (value: unknown) => {
-        params.push(value);
-        return `$${params.length}`;
-      };
-      const match: string[] = [];
-      let rank = '0::real';
-      if (tsquery) {
-        const q = `to_tsquery('simple', ${p(tsquery)})`;
-        match.push(`words @@ ${q}`);
-        rank = `ts_rank(words, ${q})`;
-      }
-      if (control !== undefined) match.push(`control_ids @> ARRAY[${p(control)}]::text[]`);
-      const where: string[] = [];
-      if (query.model !== undefined) where.push(`d.model = ${p(query.model)}`);
-      if (query.readableBy) where.push(readableWhere(query.readableBy, p, 'd.'));
-      if (query.after) {
-        // A real's text form reads back as the same real: the cursor's rank compares exactly.
-        const afterRank = p(query.after.rank);
-        where.push(`(m.rank < ${afterRank}::real OR (m.rank = ${afterRank}::real AND m.id > ${p(query.after.id)}))`);
-      }
-      // The matches are found once, through the GIN index, whatever the planner guesses of their
-      // number (without statistics it guesses a few, and would repeat the index scan per document
-      // of a model); the rows' text is read for the page only.
-      const rows = await sql.unsafe(
-        `WITH m AS MATERIALIZED (
-          SELECT id, document_id, ${rank} AS rank FROM search_entries WHERE ${match.join(' AND ')}
-        ), page AS (
-          SELECT m.id, m.rank, d.model FROM m JOIN documents d ON d.id = m.document_id
-          ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-          ORDER BY m.rank DESC, m.id LIMIT ${p(query.limit)}
-        )
-        SELECT page.id, e.document_id, page.model, e.path, e.kind, e.key, e.title, e.text, page.rank
-        FROM page JOIN search_entries e ON e.id = page.id ORDER BY page.rank DESC, page.id`,
-        params as postgres.ParameterOrJSON<never>[],
-      );
-      return rows.map((r) => {
-        const text = r.text as string;
-        const hit: SearchHit = {
-          id: Number(r.id),
-          documentId: r.document_id as string,
-          model: r.model as string,
-          path: r.path as string,
-          kind: r.kind as string,
-          snippet: terms.length
-            ? (snippetOf(text, terms) ??
-              snippetOf((r.title as string | null) ?? '', terms) ??
-              snippetOf((r.key as string | null) ?? '', terms) ??
-              openingOf(text))
-            : openingOf(text),
-          rank: Number(r.rank),
-        };
-        if (r.key !== null) hit.key = r.key as string;
-        if (r.title !== null) hit.title = r.title as string;
-        return hit;
+      const words = tsQuery(terms);
+      if (words === undefined || control === '' || (words === '' && control === undefined)) return [];
+      const match = tsFilterQuery(words, filterOf(query, control));
+      // One snapshot for the window, what follows it and the rows of the page.
+      return sql.begin('isolation level repeatable read read only', async (tx) => {
+        const window = await rankedWindow(tx, match, words);
+        const { hits, from } = rankedPage(window, query.after, query.limit);
+        if (from !== undefined) {
+          const more = await tx`SELECT id FROM search_entries WHERE words @@ ${match}::tsquery AND id < ${from}
+            ORDER BY id DESC LIMIT ${query.limit - hits.length}`;
+          hits.push(...more.map((r) => ({ id: Number(r.id), rank: null })));
+        }
+        if (hits.length === 0) return [];
+        const rows = await tx`SELECT e.id, e.document_id, d.model, e.path, e.kind, e.key, e.title, e.text
+          FROM search_entries e JOIN documents d ON d.id = e.document_id WHERE e.id = ANY(${tx.array(hits.map((h) => h.id))}::bigint[])`;
+        const byId = new Map(rows.map((r) => [Number(r.id), r as unknown as Parameters<typeof hitOf>[0]]));
+        return hits.flatMap((h) => {
+          const row = byId.get(h.id);
+          return row ? [hitOf(row, h, terms)] : [];
+        });
       });
     },
   };

@@ -1,6 +1,7 @@
 import type { Row } from '../rows.js';
 import { type AccessRecord, type AccessStore, type Grant } from '../types.js';
 import type { SqliteConnection } from './connection.js';
+import { rescopeSearchEntries } from './search.js';
 import { StoreConflictError } from '../../errors.js';
 
 export function sqliteAccess(c: SqliteConnection): AccessStore {
@@ -30,6 +31,7 @@ export function sqliteAccess(c: SqliteConnection): AccessStore {
           const insert = c.stmt('INSERT INTO grants (document_id, principal, permission) VALUES (?, ?, ?)');
           for (const g of access.grants) insert.run(id, g.principal, g.permission);
         }
+        if (access.visibility || access.grants) rescopeSearchEntries(c, id);
         c.audit(audit);
       });
     },

@@ -1,13 +1,34 @@
 import type { SearchEntry } from '../../oscal/search/extract.js';
-import { controlKey, entryChanges, ftsControlMatch, ftsMatch, parseSearch, storedEntry } from '../search-query.js';
-import type { SearchHit, SearchStore } from '../types.js';
-import { readableWhere, type SqliteConnection } from './connection.js';
+import {
+  controlKey,
+  entryChanges,
+  entryTokens,
+  filterOf,
+  hitOf,
+  ftsMatch,
+  parseSearch,
+  RANKED_MATCHES,
+  rankedPage,
+  storedEntry,
+  type DocumentScope,
+} from '../search-query.js';
+import type { SearchStore } from '../types.js';
+import type { SqliteConnection } from './connection.js';
 
-/** bm25 column weights (key, title, text, control_ids): as PostgreSQL's A and B weigh 1 to 0.4. */
+/** bm25 column weights (key, title, text, scope): as PostgreSQL's A and B weigh 1 to 0.4. */
 const BM25 = 'bm25(search_fts, 2.5, 2.5, 1.0, 0.0)';
-const SNIPPET = `snippet(search_fts, -1, char(2), char(3), '…', 24)`;
-/** A search by control alone has no matched words: the excerpt is the opening of the object's text. */
-const OPENING = `snippet(search_fts, 2, char(2), char(3), '…', 24)`;
+
+/** Who may read the document, from its row and grants, as its entries' scope tokens carry it. */
+function scopeOf(c: SqliteConnection, id: string): DocumentScope {
+  const doc = c.stmt('SELECT model, owner, visibility FROM documents WHERE id = ?').get(id) as Omit<
+    DocumentScope,
+    'grantees'
+  >;
+  const grantees = (
+    c.stmt('SELECT principal FROM grants WHERE document_id = ?').all(id) as { principal: string }[]
+  ).map((g) => g.principal);
+  return { ...doc, grantees };
+}
 
 /**
  * Replaces the document's entries with `entries`, inside the caller's transaction. Entries equal
@@ -31,10 +52,36 @@ export function writeSearchEntries(c: SqliteConnection, id: string, entries: Sea
   const { drop, add } = entryChanges(old, entries.map(storedEntry));
   const remove = c.stmt('DELETE FROM search_entries WHERE id = ?');
   for (const rowid of drop) remove.run(rowid);
+  if (add.length === 0) return;
+  const scope = scopeOf(c, id);
   const insert = c.stmt(
-    'INSERT INTO search_entries (document_id, path, kind, key, title, text, control_ids) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO search_entries (document_id, path, kind, key, title, text, control_ids, scope) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
-  for (const e of add) insert.run(id, e.path, e.kind, e.key, e.title, e.text, JSON.stringify(e.controlIds));
+  for (const e of add)
+    insert.run(
+      id,
+      e.path,
+      e.kind,
+      e.key,
+      e.title,
+      e.text,
+      JSON.stringify(e.controlIds),
+      entryTokens(scope, e).join(' '),
+    );
+}
+
+/** After a change of visibility or grants, inside its transaction: each entry's scope tokens again. */
+export function rescopeSearchEntries(c: SqliteConnection, id: string): void {
+  const scope = scopeOf(c, id);
+  const update = c.stmt('UPDATE search_entries SET scope = ? WHERE id = ? AND scope <> ?');
+  const rows = c.stmt('SELECT id, control_ids FROM search_entries WHERE document_id = ?').all(id) as {
+    id: number;
+    control_ids: string;
+  }[];
+  for (const r of rows) {
+    const tokens = entryTokens(scope, { controlIds: JSON.parse(r.control_ids) as string[] }).join(' ');
+    update.run(tokens, r.id, tokens);
+  }
 }
 
 export function sqliteSearch(c: SqliteConnection): SearchStore {
@@ -48,67 +95,43 @@ export function sqliteSearch(c: SqliteConnection): SearchStore {
         return true;
       });
     },
+    async unindexedDocuments(after, limit) {
+      return c
+        .stmt(
+          `SELECT id, revision FROM documents d WHERE id > ? AND NOT EXISTS (SELECT 1 FROM search_entries WHERE document_id = d.id)
+          ORDER BY id LIMIT ?`,
+        )
+        .all(after, limit) as { id: string; revision: number }[];
+    },
     async searchEntries(query) {
       const terms = parseSearch(query.text);
       const control = query.controlId === undefined ? undefined : controlKey(query.controlId);
       if (control === '' || (terms.length === 0 && control === undefined)) return [];
-      const params: Record<string, unknown> = {
-        match: terms.length ? ftsMatch(terms) : ftsControlMatch(control!),
-        limit: query.limit,
-      };
-      const where = ['search_fts MATCH @match'];
-      if (query.model !== undefined) {
-        params.model = query.model;
-        where.push('d.model = @model');
-      }
-      if (query.readableBy) where.push(readableWhere(query.readableBy, params, 'd.'));
-      if (control !== undefined) {
-        params.control = control;
-        where.push('EXISTS (SELECT 1 FROM json_each(e.control_ids) WHERE value = @control)');
-      }
-      let page = '';
-      if (query.after) {
-        params.afterRank = query.after.rank;
-        params.afterId = query.after.id;
-        page = 'WHERE rank < @afterRank OR (rank = @afterRank AND id > @afterId)';
-      }
-      // One read transaction: the page and its snippets from the same snapshot.
+      const match = ftsMatch(terms, filterOf(query, control));
+      // One read transaction: the page and its rows from the same snapshot.
       return c.db.transaction(() => {
-        // CROSS JOIN keeps the full-text match as the outer loop: bm25() needs it to drive the query.
-        const ranked = c
+        // The newest matches, newest first (the FTS index walks its rowids backwards and stops).
+        const window = c
           .stmt(
-            `SELECT id, rank FROM (
-            SELECT e.id AS id, ${terms.length ? `-${BM25}` : '0.0'} AS rank
-            FROM search_fts CROSS JOIN search_entries e ON e.id = search_fts.rowid CROSS JOIN documents d ON d.id = e.document_id
-            WHERE ${where.join(' AND ')}
-          ) ${page} ORDER BY rank DESC, id LIMIT @limit`,
+            `SELECT rowid AS id, ${terms.length ? `-${BM25}` : '0.0'} AS rank FROM search_fts WHERE search_fts MATCH ?
+            ORDER BY rowid DESC LIMIT ${RANKED_MATCHES}`,
           )
-          .all(params) as { id: number; rank: number }[];
-        // Snippets only for the page: one lookup each, by rowid within the same match (a rowid bound
-        // as a JavaScript number is a REAL, which FTS5 does not take as a rowid constraint).
-        const detail = c.stmt(
-          `SELECT e.document_id AS documentId, d.model AS model, e.path AS path, e.kind AS kind, e.key AS key, e.title AS title, ${terms.length ? SNIPPET : OPENING} AS snippet
-        FROM search_fts CROSS JOIN search_entries e ON e.id = search_fts.rowid CROSS JOIN documents d ON d.id = e.document_id
-        WHERE search_fts MATCH @match AND search_fts.rowid = CAST(@id AS INTEGER)`,
+          .all(match) as { id: number; rank: number }[];
+        const { hits, from } = rankedPage(window, query.after, query.limit);
+        if (from !== undefined) {
+          // A rowid bound as a JavaScript number is a REAL, which FTS5 does not take as a rowid constraint.
+          const more = c
+            .stmt(
+              'SELECT rowid AS id FROM search_fts WHERE search_fts MATCH ? AND rowid < CAST(? AS INTEGER) ORDER BY rowid DESC LIMIT ?',
+            )
+            .all(match, from, query.limit - hits.length) as { id: number }[];
+          hits.push(...more.map(({ id }) => ({ id, rank: null })));
+        }
+        const row = c.stmt(
+          `SELECT e.document_id, d.model, e.path, e.kind, e.key, e.title, e.text
+          FROM search_entries e JOIN documents d ON d.id = e.document_id WHERE e.id = CAST(? AS INTEGER)`,
         );
-        return ranked.map(({ id, rank }) => {
-          const row = detail.get({ match: params.match, id }) as Omit<SearchHit, 'id' | 'rank'> & {
-            key: string | null;
-            title: string | null;
-          };
-          const hit: SearchHit = {
-            id,
-            documentId: row.documentId,
-            model: row.model,
-            path: row.path,
-            kind: row.kind,
-            snippet: row.snippet,
-            rank,
-          };
-          if (row.key !== null) hit.key = row.key;
-          if (row.title !== null) hit.title = row.title;
-          return hit;
-        });
+        return hits.map((h) => hitOf(row.get(h.id) as Parameters<typeof hitOf>[0], h, terms));
       })();
     },
   };
