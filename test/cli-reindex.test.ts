@@ -88,7 +88,8 @@ test('serve indexes in the background the documents without entries (as migratio
   const db = new Database(join(dataDir, 'oscal-depot.sqlite'));
   db.exec('DELETE FROM search_entries');
   db.close();
-  const second = await TestServer.start({ dataDir });
+  // At info, so that the line saying what was indexed is written.
+  const second = await TestServer.start({ dataDir, args: ['--log-level', 'info'] });
   try {
     const marker = (d: (typeof docs)[number]) => d.marker.split('-')[1]!;
     const count = async () => {
