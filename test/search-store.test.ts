@@ -324,12 +324,12 @@ conformance('search', ({ withStore }) => {
       for (let i = 1; i < seen.length; i++) {
         const [a, b] = [seen[i - 1]!, seen[i]!];
         assert.ok(
-          a.rank! > b.rank! || (a.rank === b.rank && a.id > b.id),
+          a.rank! > b.rank! || (a.rank === b.rank && a.id < b.id),
           `${i}: ${a.rank}/${a.id} before ${b.rank}/${b.id}`,
         );
       }
       assert.ok(seen[0]!.rank! > seen.at(-1)!.rank!, 'ranks differ');
-      // Control-id pages (all of rank 0) page by id, newest first.
+      // Control-id pages (all of rank 0) page by id.
       const ids = await create(
         store,
         Array.from({ length: 7 }, (_, i) => entry(`/c/${i}`, `implements ${i}`, { controlIds: ['si-4'] })),
@@ -342,7 +342,7 @@ conformance('search', ({ withStore }) => {
       });
       assert.deepEqual(
         [...first, ...second].map((h) => h.path),
-        Array.from({ length: 7 }, (_, i) => `/c/${6 - i}`),
+        Array.from({ length: 7 }, (_, i) => `/c/${i}`),
       );
       assert.ok([...first, ...second].every((h) => h.documentId === ids));
     }),

@@ -219,7 +219,8 @@ export interface PagedHit {
 
 /**
  * A page from the ranked window (the newest RANKED_MATCHES matches, newest first, with their
- * ranks) after the cursor: the window's hits best first, ties newest first. `from`: where the
+ * ranks) after the cursor: the window's hits best first, ties in the order they were written (a
+ * control's parts in document order). `from`: where the
  * unranked matches continue (ids below it, newest first), when the page wants more than the
  * window holds after the cursor and the window was full; undefined when there are none.
  */
@@ -230,11 +231,12 @@ export function rankedPage(
 ): { hits: PagedHit[]; from?: number } {
   if (after && after.rank === null) return { hits: [], from: after.id };
   const rest = after
-    ? window.filter((h) => h.rank < after.rank! || (h.rank === after.rank && h.id < after.id))
+    ? window.filter((h) => h.rank < after.rank! || (h.rank === after.rank && h.id > after.id))
     : window;
-  const hits = rest.sort((a, b) => b.rank - a.rank || b.id - a.id).slice(0, limit);
+  const hits = [...rest].sort((a, b) => b.rank - a.rank || a.id - b.id).slice(0, limit);
   if (hits.length === limit || window.length < RANKED_MATCHES) return { hits };
-  return { hits, from: Math.min(...window.map((h) => h.id)) };
+  // The window came newest first: its last is its oldest.
+  return { hits, from: window.at(-1)!.id };
 }
 
 /**

@@ -195,7 +195,7 @@ export interface ListQuery {
 }
 
 /**
- * Where a page of search hits ended: the next page has lower ranks, or the same rank and lower
+ * Where a page of search hits ended: the next page has lower ranks, or the same rank and higher
  * ids; after a hit beyond the ranked matches (rank null), lower ids.
  */
 export interface SearchCursor {

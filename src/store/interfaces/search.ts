@@ -8,7 +8,7 @@ import type { SearchHit, SearchQuery } from '../types.js';
 export interface SearchStore {
   /**
    * The entries matching the query in documents the caller may read (readableBy, as
-   * listDocuments applies it): the newest RANKED_MATCHES best first, ties newest first, then any
+   * listDocuments applies it): the newest RANKED_MATCHES best first, ties in the order written, then any
    * others newest first. A query without any word and without a control id finds nothing.
    */
   searchEntries(query: SearchQuery): Promise<SearchHit[]>;

@@ -58,7 +58,8 @@ export async function writeSearchEntries(tx: Sql, id: string, entries: SearchEnt
   const scope = await scopeOf(tx, id);
   for (let i = 0; i < add.length; i += INSERT_ROWS) {
     const rows = add.slice(i, i + INSERT_ROWS).map((e) => {
-      const heading = [...indexedWords(e.key ?? undefined), ...indexedWords(e.title ?? undefined)];
+      const key = indexedWords(e.key ?? undefined);
+      const title = indexedWords(e.title ?? undefined);
       const text = indexedWords(e.text);
       return {
         path: e.path,
@@ -67,12 +68,12 @@ export async function writeSearchEntries(tx: Sql, id: string, entries: SearchEnt
         title: e.title,
         text: e.text,
         control_ids: e.controlIds,
-        heading: heading.join(' '),
+        heading: [...key, ...title].join(' '),
         words: text.join(' '),
         lexemes: [
           ...entryTokens(scope, e).map(scopeLexeme),
-          ...idLexemes(indexedWords(e.key ?? undefined)),
-          ...idLexemes(indexedWords(e.title ?? undefined)),
+          ...idLexemes(key),
+          ...idLexemes(title),
           ...idLexemes(text),
         ],
       };
