@@ -4,24 +4,14 @@
  * filter timed inside the page.
  */
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../test/support/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-/** As the browser tests launch it: no network beyond the server under test, nothing from a previous run. */
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 export const VIEWPORT = { width: 1280, height: 900 };
 const NAVIGATION_TIMEOUT_MS = 120_000;
 
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  // As the browser tests launch it.
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 }
 
 /** Milliseconds from navigation start, and bytes. */

@@ -326,16 +326,7 @@ before(async () => {
   provider = await TestProvider.listen({ signingKey, clients: [WEB], users: {}, resources: [API_AUDIENCE] });
   // The matrix presents many refused credentials on purpose; the limit on them is tested apart.
   server = await TestServer.start({
-    args: [
-      '--oidc-issuer',
-      provider.issuer,
-      '--oidc-client-id',
-      WEB.id,
-      '--oidc-audience',
-      API_AUDIENCE,
-      '--auth-failure-limit',
-      '0',
-    ],
+    args: [...provider.depotArgs(WEB, API_AUDIENCE), '--auth-failure-limit', '0'],
   });
   await provider.serve([`${server.url}/auth/callback`]);
   tokens.admin = server.adminToken();

@@ -54,18 +54,7 @@ before(async () => {
   });
   // The server discovers the provider on first need, so it may start before the provider serves.
   // Many refused tokens and cookies on purpose; the limit on them is tested apart.
-  depotArgs = [
-    '--oidc-issuer',
-    provider.issuer,
-    '--oidc-client-id',
-    WEB.id,
-    '--oidc-audience',
-    API,
-    '--oidc-scopes',
-    'openid profile roles groups',
-    '--auth-failure-limit',
-    '0',
-  ];
+  depotArgs = [...provider.depotArgs(WEB, API, 'openid profile roles groups'), '--auth-failure-limit', '0'];
   depot = await TestServer.start({ args: depotArgs, env: depotEnv });
   await provider.serve([`${depot.url}/auth/callback`]);
 });

@@ -58,16 +58,7 @@ before(async () => {
     clients: [WEB],
   });
   depot = await TestServer.start({
-    args: [
-      '--oidc-issuer',
-      provider.issuer,
-      '--oidc-client-id',
-      WEB.id,
-      '--oidc-audience',
-      API,
-      '--oidc-scopes',
-      'openid profile roles groups',
-    ],
+    args: provider.depotArgs(WEB, API, 'openid profile roles groups'),
     env: { OSCAL_DEPOT_OIDC_CLIENT_SECRET: WEB.secret },
   });
   await provider.serve([`${depot.url}/auth/callback`]);

@@ -13,8 +13,8 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 export const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = fileURLToPath(new URL('../../../test-results/ui/', import.meta.url));
 
-/** No network beyond the server under test, nothing from a previous run. */
-const ARGS = [
+/** No network beyond the server under test, nothing from a previous run (bench/web-browser.ts launches alike). */
+export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -50,7 +50,7 @@ export class Browser {
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ARGS,
+      args: CHROMIUM_ARGS,
       viewport: { width: 1280, height: 900 },
     });
     return new Browser(context, profile);

@@ -70,6 +70,19 @@ export class TestProvider {
     return `http://127.0.0.1:${this.port}`;
   }
 
+  /** The serve options of a depot signing in through this provider as `client`, taking tokens for `audience`. */
+  depotArgs(client: ProviderClient, audience: string, scopes?: string): string[] {
+    return [
+      '--oidc-issuer',
+      this.issuer,
+      '--oidc-client-id',
+      client.id,
+      '--oidc-audience',
+      audience,
+      ...(scopes ? ['--oidc-scopes', scopes] : []),
+    ];
+  }
+
   async serve(redirectUris: string[]): Promise<void> {
     this.child.stdin!.write(JSON.stringify(redirectUris) + '\n');
     await this.said(/^(ready)$/m);
