@@ -366,4 +366,12 @@ export const MIGRATIONS: readonly Migration[] = [
     sqlite: SEARCH_SCOPE_SQLITE,
     postgres: `DELETE FROM search_entries; DROP INDEX search_entries_controls;`,
   },
+  {
+    version: 11,
+    description:
+      'the search writer keeps the FTS5 index in step with its entries itself (sqlite/search.ts), in place of triggers',
+    // The index already holds exactly the entries: nothing to rebuild. Nothing changes on PostgreSQL.
+    sqlite: `DROP TRIGGER search_entries_insert; DROP TRIGGER search_entries_delete; DROP TRIGGER search_entries_update;`,
+    postgres: '',
+  },
 ];

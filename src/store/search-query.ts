@@ -111,10 +111,12 @@ export const sharingTokens = (d: DocumentScope) => [
   ...d.grantees.map(grantToken),
 ];
 
-/** An entry's scope tokens: its document's, and the controls it is about. */
-export const entryTokens = (d: DocumentScope, entry: Pick<StoredEntry, 'controlIds'>) => [
-  ...fixedTokens(d),
-  ...sharingTokens(d),
+/** The scope tokens every entry of the document carries. */
+export const documentTokens = (d: DocumentScope) => [...fixedTokens(d), ...sharingTokens(d)];
+
+/** An entry's scope tokens: its document's (documentTokens), and the controls it is about. */
+export const entryTokens = (document: string[], entry: Pick<StoredEntry, 'controlIds'>) => [
+  ...document,
   ...entry.controlIds.map(controlToken),
 ];
 
@@ -248,6 +250,49 @@ const INDEXED_CHARACTERS = 100_000;
 /** The words PostgreSQL indexes for a text: as `words` gives them, so the document and the query split alike. */
 export function indexedWords(text: string | undefined): string[] {
   return text ? words(text.slice(0, INDEXED_CHARACTERS)) : [];
+}
+
+/** A tsvector's largest position (later words share it) and most positions kept for one lexeme. */
+const LAST_POSITION = 16_383;
+const POSITIONS_KEPT = 255;
+
+/**
+ * An entry's tsvector as a literal, made here from the words the query side makes too: the heading
+ * (key and title) weighted A, positions from 1, the text after it weighted B, then `lexemes` (scope
+ * and id lexemes) without positions. What to_tsvector('simple') made of the same words, joined A
+ * then B, but PostgreSQL parses this in a third of the time its text parser takes, and no word is
+ * split other than `words` splits it. Words too long to be a lexeme are left out, as tsQuery
+ * makes a query holding one find nothing.
+ */
+export function tsVectorLiteral(heading: string[], text: string[], lexemes: string[]): string {
+  const head = positionsOf(heading, 0);
+  // As tsvector || does: the text's positions follow the heading's last position kept.
+  const body = positionsOf(text, head.last);
+  const weighted = (weight: string) => (p: number) => `${Math.min(p, LAST_POSITION)}${weight}`;
+  // Words are letters and digits only (`words`): no quote or backslash to escape.
+  let out = '';
+  for (const [word, list] of head.positions) {
+    const more = body.positions.get(word);
+    body.positions.delete(word);
+    out += `'${word}':${list.map(weighted('A')).join(',')}${more ? `,${more.map(weighted('B')).join(',')}` : ''} `;
+  }
+  for (const [word, list] of body.positions) out += `'${word}':${list.map(weighted('B')).join(',')} `;
+  return out + lexemes.map((l) => lexeme(l)).join(' ');
+}
+
+/** Each word's positions (after `offset`), as many as to_tsvector keeps (none for a word too long to be a lexeme), and the last kept. */
+function positionsOf(ws: string[], offset: number): { positions: Map<string, number[]>; last: number } {
+  const positions = new Map<string, number[]>();
+  let last = 0;
+  ws.forEach((word, i) => {
+    if (word.length * 3 > LONGEST_WORD && Buffer.byteLength(word) > LONGEST_WORD) return;
+    const list = positions.get(word);
+    if (list !== undefined && list.length >= POSITIONS_KEPT) return;
+    last = offset + i + 1;
+    if (list === undefined) positions.set(word, [last]);
+    else list.push(last);
+  });
+  return { positions, last };
 }
 
 /** Where a snippet's matched words begin and end: control characters no document text keeps (see `storedEntry`). */

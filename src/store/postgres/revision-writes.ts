@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { findingsColumn } from '../rows.js';
 import type { AliasEntry, AliasSource, DocumentFields, RevisionInput } from '../types.js';
 import { dropUnreferenced, lockBlobs, type Sql } from './connection.js';
-import { writeSearchEntries } from './search.js';
+import type { DocumentScope } from '../search-query.js';
+import { scopeColumns, writeSearchEntries } from './search.js';
 
 export async function writeRevision(
   tx: Sql,
@@ -17,8 +18,9 @@ export async function writeRevision(
   revision: RevisionInput,
   at: string,
 ): Promise<string[]> {
-  // Files of resources the revision no longer has go with them, except under a legal hold.
-  const [doc] = await tx`SELECT legal_hold FROM documents WHERE id = ${id}`;
+  // Files of resources the revision no longer has go with them, except under a legal hold. The
+  // scope is what the search entries carry.
+  const [doc] = await tx`SELECT legal_hold, ${scopeColumns(tx, id)} FROM documents WHERE id = ${id}`;
   const kept = revision.resources && !doc!.legal_hold ? revision.resources : undefined;
   const replaced = (revision.attachments ?? []).map((a) => a.resourceUuid);
   // The document's row lock keeps its attachment rows as they are read here until they change below.
@@ -50,7 +52,7 @@ export async function writeRevision(
   await dropUnreferenced(tx, released);
   await writeMetadataAliases(tx, id, revision.fields);
   // Revision numbers are never given twice: the first is the document's creation, with no entries yet.
-  if (revision.search) await writeSearchEntries(tx, id, revision.search, number === 1);
+  if (revision.search) await writeSearchEntries(tx, id, revision.search, doc as unknown as DocumentScope, number === 1);
   const jobs: string[] = [];
   for (const format of revision.pendingFormats) {
     const jobId = randomUUID();

@@ -2,6 +2,7 @@ import type postgres from 'postgres';
 import type { SearchEntry } from '../../oscal/search/extract.js';
 import {
   controlKey,
+  documentTokens,
   entryChanges,
   entryTokens,
   filterOf,
@@ -16,6 +17,7 @@ import {
   storedEntry,
   tsFilterQuery,
   tsQuery,
+  tsVectorLiteral,
   type DocumentScope,
 } from '../search-query.js';
 import type { SearchStore } from '../types.js';
@@ -24,19 +26,28 @@ import type { Sql } from './connection.js';
 /** Entries per INSERT: one JSON parameter each, so a catalog of thousands of controls takes a few round trips. */
 const INSERT_ROWS = 1000;
 
-/** Who may read the document, from its row and grants, as its entries' scope lexemes carry it. */
+/** The columns of a document's row (and its grants) that say who may read it, as its entries' scope lexemes carry it. */
+export const scopeColumns = (tx: Sql, id: string) =>
+  tx`model, owner, visibility, ARRAY(SELECT principal FROM grants WHERE document_id = ${id}) AS grantees`;
+
 export async function scopeOf(tx: Sql, id: string): Promise<DocumentScope> {
-  const [doc] = await tx`SELECT model, owner, visibility,
-    ARRAY(SELECT principal FROM grants WHERE document_id = ${id}) AS grantees FROM documents WHERE id = ${id}`;
+  const [doc] = await tx`SELECT ${scopeColumns(tx, id)} FROM documents WHERE id = ${id}`;
   return doc as unknown as DocumentScope;
 }
 
 /**
  * Replaces the document's entries with `entries`, inside the caller's transaction (which holds the
- * document's row, so writers of one document take turns). Entries equal to one already stored stay:
- * a revision changes a few objects, and each row written costs a tsvector and GIN updates.
+ * document's row, so writers of one document take turns, and has read its scope). Entries equal to
+ * one already stored stay: a revision changes a few objects, and each row written costs a tsvector
+ * and GIN updates. A document just created has none to read.
  */
-export async function writeSearchEntries(tx: Sql, id: string, entries: SearchEntry[], created = false): Promise<void> {
+export async function writeSearchEntries(
+  tx: Sql,
+  id: string,
+  entries: SearchEntry[],
+  scope: DocumentScope,
+  created = false,
+): Promise<void> {
   const old = created
     ? []
     : (
@@ -54,13 +65,18 @@ export async function writeSearchEntries(tx: Sql, id: string, entries: SearchEnt
       }));
   const { drop, add } = entryChanges(old, entries.map(storedEntry));
   if (drop.length) await tx`DELETE FROM search_entries WHERE id = ANY(${tx.array(drop)}::bigint[])`;
-  if (add.length === 0) return;
-  const scope = await scopeOf(tx, id);
+  const tokens = documentTokens(scope);
   for (let i = 0; i < add.length; i += INSERT_ROWS) {
     const rows = add.slice(i, i + INSERT_ROWS).map((e) => {
-      const key = indexedWords(e.key ?? undefined);
-      const title = indexedWords(e.title ?? undefined);
-      const text = indexedWords(e.text);
+      const keyWords = indexedWords(e.key ?? undefined);
+      const titleWords = indexedWords(e.title ?? undefined);
+      const textWords = indexedWords(e.text);
+      const lexemes = [
+        ...entryTokens(tokens, e).map(scopeLexeme),
+        ...idLexemes(keyWords),
+        ...idLexemes(titleWords),
+        ...idLexemes(textWords),
+      ];
       return {
         path: e.path,
         kind: e.kind,
@@ -68,22 +84,13 @@ export async function writeSearchEntries(tx: Sql, id: string, entries: SearchEnt
         title: e.title,
         text: e.text,
         control_ids: e.controlIds,
-        heading: [...key, ...title].join(' '),
-        words: text.join(' '),
-        lexemes: [
-          ...entryTokens(scope, e).map(scopeLexeme),
-          ...idLexemes(key),
-          ...idLexemes(title),
-          ...idLexemes(text),
-        ],
+        words: tsVectorLiteral([...keyWords, ...titleWords], textWords, lexemes),
       };
     });
     await tx`INSERT INTO search_entries (document_id, path, kind, key, title, text, control_ids, words)
-      SELECT ${id}, r.path, r.kind, r.key, r.title, r.text, r.control_ids,
-        setweight(to_tsvector('simple', r.heading), 'A') || setweight(to_tsvector('simple', r.words), 'B')
-          || array_to_tsvector(r.lexemes)
+      SELECT ${id}, r.path, r.kind, r.key, r.title, r.text, r.control_ids, r.words
       FROM jsonb_to_recordset(${tx.json(rows)})
-        AS r(path text, kind text, key text, title text, text text, control_ids text[], heading text, words text, lexemes text[])`;
+        AS r(path text, kind text, key text, title text, text text, control_ids text[], words tsvector)`;
   }
 }
 
@@ -169,7 +176,7 @@ export function postgresSearch(sql: postgres.Sql): SearchStore {
         // The row lock orders this after, or before, a write of the same document in any process.
         const [current] = await tx`SELECT revision FROM documents WHERE id = ${documentId} FOR UPDATE`;
         if (current?.revision !== revision) return false;
-        await writeSearchEntries(tx, documentId, entries);
+        await writeSearchEntries(tx, documentId, entries, await scopeOf(tx, documentId));
         return true;
       });
     },

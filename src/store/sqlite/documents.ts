@@ -2,6 +2,7 @@ import { DOCUMENT_BLOBS, documentOf, fieldColumns, type Row } from '../rows.js';
 import { type DocumentRecord, type DocumentStore, type ListQuery } from '../types.js';
 import { now, readableWhere, type SqliteConnection } from './connection.js';
 import { writeRevision } from './revision-writes.js';
+import { dropSearchEntries } from './search.js';
 import { StoreConflictError } from '../../errors.js';
 
 const SORT_COLUMNS = { title: 'title_lower', 'last-modified': 'last_modified', created: 'created_at' } as const;
@@ -126,6 +127,7 @@ export function sqliteDocuments(c: SqliteConnection): DocumentStore {
         if (doc.legal_hold === 1)
           throw new StoreConflictError('legal-hold', 'the document is under a legal hold and cannot be deleted');
         const hashes = (c.stmt(DOCUMENT_BLOBS('@id')).all({ id }) as { h: string }[]).map((r) => r.h);
+        dropSearchEntries(c, id);
         c.stmt('DELETE FROM documents WHERE id = ?').run(id);
         c.dropUnreferenced(hashes);
         c.audit(audit);

@@ -1,6 +1,7 @@
 import type { SearchEntry } from '../../oscal/search/extract.js';
 import {
   controlKey,
+  documentTokens,
   entryChanges,
   entryTokens,
   filterOf,
@@ -30,57 +31,79 @@ function scopeOf(c: SqliteConnection, id: string): DocumentScope {
   return { ...doc, grantees };
 }
 
+/** An entry as stored: FTS5 removes an entry from an external-content index given the values it indexed. */
+interface EntryRow {
+  id: number;
+  path: string;
+  kind: string;
+  key: string | null;
+  title: string | null;
+  text: string;
+  control_ids: string;
+  scope: string;
+}
+
+/*
+ * The writer keeps search_fts in step with search_entries itself, statement by statement, where
+ * triggers did until migration 11: FTS5 writes its pending terms out as a segment at every
+ * savepoint, and each trigger's statement is one, so a document of 50 entries wrote 50 segments
+ * (for FTS5 to merge) where a transaction now writes one.
+ */
+const FTS_CHANGES = {
+  add: 'INSERT INTO search_fts (rowid, key, title, text, scope) VALUES (?, ?, ?, ?, ?)',
+  remove: "INSERT INTO search_fts (search_fts, rowid, key, title, text, scope) VALUES ('delete', ?, ?, ?, ?, ?)",
+};
+function changeIndex(c: SqliteConnection, change: keyof typeof FTS_CHANGES, r: EntryRow): void {
+  c.stmt(FTS_CHANGES[change]).run(r.id, r.key, r.title, r.text, r.scope);
+}
+
+const entryRows = (c: SqliteConnection, id: string) =>
+  c.stmt('SELECT * FROM search_entries WHERE document_id = ?').all(id) as EntryRow[];
+
 /**
  * Replaces the document's entries with `entries`, inside the caller's transaction. Entries equal
- * to one already stored stay (a revision changes a few objects; the triggers would tokenize every
+ * to one already stored stay (a revision changes a few objects; the index would tokenize every
  * unchanged text twice, to delete and to add it).
  */
 export function writeSearchEntries(c: SqliteConnection, id: string, entries: SearchEntry[]): void {
-  const old = (
-    c
-      .stmt('SELECT id, path, kind, key, title, text, control_ids FROM search_entries WHERE document_id = ?')
-      .all(id) as {
-      id: number;
-      path: string;
-      kind: string;
-      key: string | null;
-      title: string | null;
-      text: string;
-      control_ids: string;
-    }[]
-  ).map((r) => ({ id: r.id, entry: { ...r, controlIds: JSON.parse(r.control_ids) as string[] } }));
-  const { drop, add } = entryChanges(old, entries.map(storedEntry));
+  const old = new Map(entryRows(c, id).map((r) => [r.id, r]));
+  const { drop, add } = entryChanges(
+    [...old.values()].map((r) => ({ id: r.id, entry: { ...r, controlIds: JSON.parse(r.control_ids) as string[] } })),
+    entries.map(storedEntry),
+  );
   const remove = c.stmt('DELETE FROM search_entries WHERE id = ?');
-  for (const rowid of drop) remove.run(rowid);
+  for (const rowid of drop) {
+    changeIndex(c, 'remove', old.get(rowid)!);
+    remove.run(rowid);
+  }
   if (add.length === 0) return;
-  const scope = scopeOf(c, id);
+  const tokens = documentTokens(scopeOf(c, id));
   const insert = c.stmt(
     'INSERT INTO search_entries (document_id, path, kind, key, title, text, control_ids, scope) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
-  for (const e of add)
-    insert.run(
-      id,
-      e.path,
-      e.kind,
-      e.key,
-      e.title,
-      e.text,
-      JSON.stringify(e.controlIds),
-      entryTokens(scope, e).join(' '),
-    );
+  for (const e of add) {
+    const row = { ...e, control_ids: JSON.stringify(e.controlIds), scope: entryTokens(tokens, e).join(' ') };
+    const { lastInsertRowid } = insert.run(id, e.path, e.kind, e.key, e.title, e.text, row.control_ids, row.scope);
+    changeIndex(c, 'add', { ...row, id: Number(lastInsertRowid) });
+  }
+}
+
+/** Before the document's row goes (its entries would go with it, leaving their words in the index): its entries, from both. */
+export function dropSearchEntries(c: SqliteConnection, id: string): void {
+  for (const r of entryRows(c, id)) changeIndex(c, 'remove', r);
+  c.stmt('DELETE FROM search_entries WHERE document_id = ?').run(id);
 }
 
 /** After a change of visibility or grants, inside its transaction: each entry's scope tokens again. */
 export function rescopeSearchEntries(c: SqliteConnection, id: string): void {
-  const scope = scopeOf(c, id);
-  const update = c.stmt('UPDATE search_entries SET scope = ? WHERE id = ? AND scope <> ?');
-  const rows = c.stmt('SELECT id, control_ids FROM search_entries WHERE document_id = ?').all(id) as {
-    id: number;
-    control_ids: string;
-  }[];
-  for (const r of rows) {
-    const tokens = entryTokens(scope, { controlIds: JSON.parse(r.control_ids) as string[] }).join(' ');
-    update.run(tokens, r.id, tokens);
+  const tokens = documentTokens(scopeOf(c, id));
+  const update = c.stmt('UPDATE search_entries SET scope = ? WHERE id = ?');
+  for (const r of entryRows(c, id)) {
+    const scope = entryTokens(tokens, { controlIds: JSON.parse(r.control_ids) as string[] }).join(' ');
+    if (scope === r.scope) continue;
+    changeIndex(c, 'remove', r);
+    update.run(scope, r.id);
+    changeIndex(c, 'add', { ...r, scope });
   }
 }
 
