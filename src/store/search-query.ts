@@ -265,34 +265,42 @@ const POSITIONS_KEPT = 255;
  * makes a query holding one find nothing.
  */
 export function tsVectorLiteral(heading: string[], text: string[], lexemes: string[]): string {
-  const head = positionsOf(heading, 0);
+  const literals = new Map<string, Positions>();
+  const last = addPositions(literals, heading, 0, 'A');
   // As tsvector || does: the text's positions follow the heading's last position kept.
-  const body = positionsOf(text, head.last);
-  const weighted = (weight: string) => (p: number) => `${Math.min(p, LAST_POSITION)}${weight}`;
+  addPositions(literals, text, last, 'B');
   // Words are letters and digits only (`words`): no quote or backslash to escape.
   let out = '';
-  for (const [word, list] of head.positions) {
-    const more = body.positions.get(word);
-    body.positions.delete(word);
-    out += `'${word}':${list.map(weighted('A')).join(',')}${more ? `,${more.map(weighted('B')).join(',')}` : ''} `;
-  }
-  for (const [word, list] of body.positions) out += `'${word}':${list.map(weighted('B')).join(',')} `;
+  for (const { literal } of literals.values()) out += `${literal} `;
   return out + lexemes.map((l) => lexeme(l)).join(' ');
 }
 
-/** Each word's positions (after `offset`), as many as to_tsvector keeps (none for a word too long to be a lexeme), and the last kept. */
-function positionsOf(ws: string[], offset: number): { positions: Map<string, number[]>; last: number } {
-  const positions = new Map<string, number[]>();
-  let last = 0;
-  ws.forEach((word, i) => {
-    if (word.length * 3 > LONGEST_WORD && Buffer.byteLength(word) > LONGEST_WORD) return;
-    const list = positions.get(word);
-    if (list !== undefined && list.length >= POSITIONS_KEPT) return;
+/** A lexeme's literal so far, and how many positions of each weight it holds. */
+interface Positions {
+  literal: string;
+  A: number;
+  B: number;
+}
+
+/**
+ * Adds the positions of `ws` (after `offset`) to `literals`, as many for each word and weight as
+ * to_tsvector keeps; none for a word too long to be a lexeme. Returns the last position kept.
+ */
+function addPositions(literals: Map<string, Positions>, ws: string[], offset: number, weight: 'A' | 'B'): number {
+  let last = offset;
+  for (let i = 0; i < ws.length; i++) {
+    const word = ws[i]!;
+    if (word.length * 3 > LONGEST_WORD && Buffer.byteLength(word) > LONGEST_WORD) continue;
+    const position = `${Math.min(offset + i + 1, LAST_POSITION)}${weight}`;
+    const known = literals.get(word);
+    if (known === undefined) literals.set(word, { literal: `'${word}':${position}`, A: 0, B: 0, [weight]: 1 });
+    else if (known[weight] < POSITIONS_KEPT) {
+      known.literal += `,${position}`;
+      known[weight]++;
+    } else continue;
     last = offset + i + 1;
-    if (list === undefined) positions.set(word, [last]);
-    else list.push(last);
-  });
-  return { positions, last };
+  }
+  return last;
 }
 
 /** Where a snippet's matched words begin and end: control characters no document text keeps (see `storedEntry`). */
