@@ -353,13 +353,16 @@ conformance('search', ({ withStore }) => {
   test(
     'beyond the newest RANKED_MATCHES matches, hits follow the ranked ones newest first, and paging visits each once',
     withStore(async (store) => {
-      // Matches everywhere, in every sixth entry, and only in the oldest: a backend may find the
-      // newest matches one way for a common word and another for a rare one (PostgreSQL does).
+      // Matches everywhere, in every sixth entry, only in the oldest, and in layers: a backend may
+      // find the newest matches one way for a common word and another for a rare one (PostgreSQL
+      // does, and goes back in steps: "layered" is dense in the newest 5,000 entries, missing from
+      // where that says the rest should be, and in the oldest 300).
       const count = 7000;
       const matching: Record<string, (i: number) => boolean> = {
         plenty: () => true,
         sixth: (i) => i % 6 === 0,
         ancient: (i) => i < RANKED_MATCHES + 200,
+        layered: (i) => i < 300 || (i >= 2000 && i % 5 === 0 && i % 50 !== 0),
       };
       const entries = Array.from({ length: count }, (_, i) => {
         const words = Object.keys(matching).filter((w) => matching[w]!(i));
@@ -368,7 +371,7 @@ conformance('search', ({ withStore }) => {
       });
       // Entries written later have higher ids.
       const id = await create(store, entries, { visibility: 'private', owner: 'erin' });
-      await create(store, [entry('/catalog', 'plenty sixth ancient unseen')], {
+      await create(store, [entry('/catalog', 'plenty sixth ancient layered unseen')], {
         visibility: 'private',
         owner: 'frank',
       });

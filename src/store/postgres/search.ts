@@ -103,10 +103,15 @@ export async function rescopeSearchEntries(tx: Sql, id: string, before: Document
     WHERE document_id = ${id}`;
 }
 
-/** The newest entries read in order first: what share of them match says how to find the rest. */
+/** The newest entries read in order first: what share of them match says where to find the rest. */
 const FIRST_ROWS = 5_000;
-/** A row fetched through the GIN index costs about this many rows read in order (a heap page each, against rows side by side). */
-const FETCH_COST = 5;
+
+/** Range of ids read at once after one that had no match: eight times it. */
+const GROWTH = 8;
+
+/** How many ids back `need` matches are expected, from `found` in the last `rows`: twice that, should older rows match less. */
+const expectedSpan = (need: number, found: number, rows: number) =>
+  found > 0 ? Math.ceil((2 * need * rows) / found) : GROWTH * rows;
 
 /**
  * The newest RANKED_MATCHES matches, ranked. The planner cannot tell how many rows a query
@@ -114,9 +119,12 @@ const FETCH_COST = 5;
  * share their words), and its guess picks between reading rows newest first until enough match
  * (right for a common word, a hundred times too slow for a rare one) and fetching every match the
  * GIN index gives to sort them (the reverse). So the store measures instead: it reads the newest
- * FIRST_ROWS rows in order, and from the share of them that match chooses the cheaper way to the
- * rest: reading on in order (bounded, should older rows match less), or fetching the older
- * matches through the index.
+ * FIRST_ROWS rows in order, and from the share of them that match expects how far back the rest
+ * lie. It fetches the matches in that range of ids through both indexes at once (GIN's matches and
+ * the id range ANDed as bitmaps, so only matching rows are read, where reading on in order read
+ * every row), and so on further back, each range judged from the last, until the window is full.
+ * The newest rows may hold no match at all (one large private catalog, say): ranges then grow
+ * eightfold, where fetching every older match would read thousands of rows to keep a few hundred.
  */
 async function rankedWindow(tx: Sql, match: string, words: string): Promise<{ id: number; rank: number }[]> {
   const rank = words ? 'ts_rank(words, $2::tsquery)' : '0::real';
@@ -131,40 +139,32 @@ async function rankedWindow(tx: Sql, match: string, words: string): Promise<{ id
         params,
       )
     ).map((r) => ({ id: Number(r.id), rank: Number(r.rank) }));
-  // Rows with ids in [from, below), newest first; OFFSET 0 keeps the planner from making it an index lookup.
-  const inOrder = (from: number, below: number | undefined, limit: number) =>
-    read(
-      `SELECT id, words FROM search_entries WHERE id >= ${from} ${below === undefined ? '' : `AND id < ${below}`} ORDER BY id DESC OFFSET 0`,
-      limit,
-    );
-  /** The id `rows` rows down from `below` (the oldest id when there are fewer). */
-  const rowsDown = async (below: number | undefined, rows: number) => {
-    const [row] = await tx.unsafe(
-      `SELECT COALESCE((SELECT id FROM search_entries ${below === undefined ? '' : `WHERE id < ${below}`}
-        ORDER BY id DESC OFFSET ${rows - 1} LIMIT 1), (SELECT min(id) FROM search_entries)) AS id`,
-    );
-    return Number(row!.id);
-  };
-  const [oldest] = await tx`SELECT min(id) AS id FROM search_entries`;
-  if (oldest?.id === null || oldest?.id === undefined) return [];
-  const first = Number(oldest.id);
-  let edge = await rowsDown(undefined, FIRST_ROWS);
-  const window = await inOrder(edge, undefined, RANKED_MATCHES);
+  const [ends] = await tx`SELECT min(id) AS first FROM search_entries`;
+  if (ends?.first === null || ends?.first === undefined) return [];
+  const first = Number(ends.first);
+  // The id FIRST_ROWS rows down; OFFSET 0 keeps the planner from making the read an index lookup.
+  const [row] = await tx.unsafe(
+    `SELECT COALESCE((SELECT id FROM search_entries ORDER BY id DESC OFFSET ${FIRST_ROWS - 1} LIMIT 1), ${first}) AS id`,
+  );
+  let edge = Number(row!.id);
+  const window = await read(
+    `SELECT id, words FROM search_entries WHERE id >= ${edge} ORDER BY id DESC OFFSET 0`,
+    RANKED_MATCHES,
+  );
   let need = RANKED_MATCHES - window.length;
+  // Ids span at least as many rows as they number: fewer where entries were replaced or deleted.
+  let span = expectedSpan(need, window.length, FIRST_ROWS);
   if (need === 0 || edge === first) return window;
-  const share = window.length / FIRST_ROWS;
-  const rowsInOrder = share > 0 ? need / share : Infinity;
-  if (rowsInOrder < share * (edge - first) * FETCH_COST) {
-    const next = await rowsDown(edge, Math.ceil(2 * rowsInOrder));
-    const more = await inOrder(next, edge, need);
+  // Through the indexes, whatever the planner guesses.
+  await tx.unsafe('SET LOCAL enable_indexscan = off; SET LOCAL enable_seqscan = off');
+  while (need > 0 && edge > first) {
+    const from = Math.max(first, edge - span);
+    const more = await read(`SELECT id, words FROM search_entries WHERE id >= ${from} AND id < ${edge}`, need);
     window.push(...more);
     need -= more.length;
-    if (need === 0 || next === first) return window;
-    edge = next;
+    span = expectedSpan(need, more.length, edge - from);
+    edge = from;
   }
-  // Through the index, whatever the planner guesses: the matches left are few.
-  await tx.unsafe('SET LOCAL enable_indexscan = off; SET LOCAL enable_seqscan = off');
-  window.push(...(await read(`SELECT id, words FROM search_entries WHERE id < ${edge}`, need)));
   await tx.unsafe('SET LOCAL enable_indexscan = on; SET LOCAL enable_seqscan = on');
   return window;
 }
