@@ -355,8 +355,9 @@ conformance('search', ({ withStore }) => {
     withStore(async (store) => {
       // Matches everywhere, in every sixth entry, only in the oldest, and in layers: a backend may
       // find the newest matches one way for a common word and another for a rare one (PostgreSQL
-      // does, and goes back in steps: "layered" is dense in the newest 5,000 entries, missing from
-      // where that says the rest should be, and in the oldest 300).
+      // does: "ancient" through its indexes, the others reading in order; and it goes back in
+      // steps: "layered" is dense in the newest 5,000 entries, missing from where that says the
+      // rest should be, and in the oldest 300).
       const count = 7000;
       const matching: Record<string, (i: number) => boolean> = {
         plenty: () => true,

@@ -106,6 +106,11 @@ export async function rescopeSearchEntries(tx: Sql, id: string, before: Document
 /** The newest entries read in order first: what share of them match says where to find the rest. */
 const FIRST_ROWS = 5_000;
 
+/**
+ * Ranges expected to span up to this many ids are read in order, larger ones through the indexes:
+ * GIN's bitmap of a common word costs as much as reading some 20,000 rows, whatever the range.
+ */
+const IN_ORDER_ROWS = 20_000;
 /** Range of ids read at once after one that had no match: eight times it. */
 const GROWTH = 8;
 
@@ -120,9 +125,9 @@ const expectedSpan = (need: number, found: number, rows: number) =>
  * (right for a common word, a hundred times too slow for a rare one) and fetching every match the
  * GIN index gives to sort them (the reverse). So the store measures instead: it reads the newest
  * FIRST_ROWS rows in order, and from the share of them that match expects how far back the rest
- * lie. It fetches the matches in that range of ids through both indexes at once (GIN's matches and
- * the id range ANDed as bitmaps, so only matching rows are read, where reading on in order read
- * every row), and so on further back, each range judged from the last, until the window is full.
+ * lie. It reads that range of ids in order if it is short, else fetches its matches through both
+ * indexes at once (GIN's matches and the id range ANDed as bitmaps, so only matching rows are
+ * read), and so on further back, each range judged from the last, until the window is full.
  * The newest rows may hold no match at all (one large private catalog, say): ranges then grow
  * eightfold, where fetching every older match would read thousands of rows to keep a few hundred.
  */
@@ -154,18 +159,22 @@ async function rankedWindow(tx: Sql, match: string, words: string): Promise<{ id
   let need = RANKED_MATCHES - window.length;
   // Ids span at least as many rows as they number: fewer where entries were replaced or deleted.
   let span = expectedSpan(need, window.length, FIRST_ROWS);
-  if (need === 0 || edge === first) return window;
-  // Through the indexes, whatever the planner guesses.
-  await tx.unsafe('SET LOCAL enable_indexscan = off; SET LOCAL enable_seqscan = off');
   while (need > 0 && edge > first) {
     const from = Math.max(first, edge - span);
-    const more = await read(`SELECT id, words FROM search_entries WHERE id >= ${from} AND id < ${edge}`, need);
+    const range = `SELECT id, words FROM search_entries WHERE id >= ${from} AND id < ${edge}`;
+    let more: { id: number; rank: number }[];
+    if (span <= IN_ORDER_ROWS) more = await read(`${range} ORDER BY id DESC OFFSET 0`, need);
+    else {
+      // Through the indexes, whatever the planner guesses.
+      await tx.unsafe('SET LOCAL enable_indexscan = off; SET LOCAL enable_seqscan = off');
+      more = await read(range, need);
+      await tx.unsafe('SET LOCAL enable_indexscan = on; SET LOCAL enable_seqscan = on');
+    }
     window.push(...more);
     need -= more.length;
     span = expectedSpan(need, more.length, edge - from);
     edge = from;
   }
-  await tx.unsafe('SET LOCAL enable_indexscan = on; SET LOCAL enable_seqscan = on');
   return window;
 }
 
