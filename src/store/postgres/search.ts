@@ -144,14 +144,13 @@ async function rankedWindow(tx: Sql, match: string, words: string): Promise<{ id
         params,
       )
     ).map((r) => ({ id: Number(r.id), rank: Number(r.rank) }));
-  const [ends] = await tx`SELECT min(id) AS first FROM search_entries`;
+  // The oldest id, and the id FIRST_ROWS rows down (the oldest where there are fewer).
+  const [ends] = await tx.unsafe(`SELECT min(id) AS first,
+    (SELECT id FROM search_entries ORDER BY id DESC OFFSET ${FIRST_ROWS - 1} LIMIT 1) AS edge FROM search_entries`);
   if (ends?.first === null || ends?.first === undefined) return [];
   const first = Number(ends.first);
-  // The id FIRST_ROWS rows down; OFFSET 0 keeps the planner from making the read an index lookup.
-  const [row] = await tx.unsafe(
-    `SELECT COALESCE((SELECT id FROM search_entries ORDER BY id DESC OFFSET ${FIRST_ROWS - 1} LIMIT 1), ${first}) AS id`,
-  );
-  let edge = Number(row!.id);
+  let edge = ends.edge === null ? first : Number(ends.edge);
+  // OFFSET 0 keeps the planner from making the read an index lookup.
   const window = await read(
     `SELECT id, words FROM search_entries WHERE id >= ${edge} ORDER BY id DESC OFFSET 0`,
     RANKED_MATCHES,
