@@ -567,17 +567,23 @@ async function run(
   await serviceThroughput(store, corpus);
 }
 
-export async function searchBench(): Promise<void> {
+/** Both backends, or the one named after the group (`run.js search postgres`) when working on one. */
+export async function searchBench(backend = process.argv[3]): Promise<void> {
+  if (backend !== undefined && backend !== 'sqlite' && backend !== 'postgres')
+    throw new Error(`no backend ${backend}: sqlite or postgres`);
   const corpus = new Corpus();
   await runGroup('oscal-depot-bench-search-', async (group: Group) => {
-    const dataDir = join(group.dir, 'sqlite');
-    mkdirSync(dataDir);
-    const sqlite = await openStore({ dataDir });
-    try {
-      await run(sqlite, corpus, 'SQLite (a file in the temporary folder)', false);
-    } finally {
-      await sqlite.close();
+    if (backend !== 'postgres') {
+      const dataDir = join(group.dir, 'sqlite');
+      mkdirSync(dataDir);
+      const sqlite = await openStore({ dataDir });
+      try {
+        await run(sqlite, corpus, 'SQLite (a file in the temporary folder)', false);
+      } finally {
+        await sqlite.close();
+      }
     }
+    if (backend === 'sqlite') return;
     const db = await group.database();
     const pg = await openStore({ dataDir: group.dir, databaseUrl: db.url }, { connections: PG_LOADERS });
     try {
