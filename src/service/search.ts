@@ -66,17 +66,14 @@ export class SearchService {
     }
     const hits = await this.store.searchEntries(query);
     const page = hits.slice(0, request.limit);
-    const documents = new Map<string, DocumentRecord>();
-    const results: SearchResult[] = [];
-    for (const hit of page) {
-      let document = documents.get(hit.documentId);
-      if (!document) {
-        document = await this.store.getDocument(hit.documentId);
-        if (!document) continue; // deleted between the search and this read
-        documents.set(hit.documentId, document);
-      }
-      results.push({ hit, document });
-    }
+    const documents = new Map(
+      (await this.store.getDocuments([...new Set(page.map((h) => h.documentId))])).map((d) => [d.id, d]),
+    );
+    // A document deleted between the search and this read is left out.
+    const results = page.flatMap((hit) => {
+      const document = documents.get(hit.documentId);
+      return document ? [{ hit, document }] : [];
+    });
     const last = page.at(-1);
     return hits.length > request.limit && last
       ? { results, next: encode({ rank: last.rank, id: last.id }) }

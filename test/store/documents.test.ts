@@ -99,6 +99,13 @@ conformance('documents', ({ withStore }) => {
       assert.equal(bareDoc!.published, undefined);
       assert.equal(bareDoc!.remarks, undefined);
       assert.equal(await store.getDocument('1f0c0000-0000-4000-8000-000000000003'), undefined);
+      // Several at once, as a page of search results asks: each that exists once, the missing left out.
+      const several = await store.getDocuments([bareId, '1f0c0000-0000-4000-8000-000000000003', fullId, bareId]);
+      assert.deepEqual(several.sort((a, b) => a.id.localeCompare(b.id)).map(present), [
+        present(doc!),
+        present(bareDoc!),
+      ]);
+      assert.deepEqual(await store.getDocuments([]), []);
 
       assert.deepEqual((await store.listDocuments(listQuery())).map(present), [present(doc!)]);
       assert.deepEqual((await store.listDocuments(listQuery({ model: 'profile' }))).map(present), [present(bareDoc!)]);

@@ -22,6 +22,8 @@ export interface DocumentStore {
     ifRevision?: number,
   ): Promise<{ revision: number; jobs: string[] }>;
   getDocument(id: string): Promise<DocumentRecord | undefined>;
+  /** Those of `ids` that exist, in any order: one read where a page of results names several documents. */
+  getDocuments(ids: readonly string[]): Promise<DocumentRecord[]>;
   listDocuments(query: ListQuery): Promise<DocumentRecord[]>;
   /** Removes the document and everything hanging off it; refuses under a legal hold. */
   deleteDocument(id: string, audit: AuditEntry): Promise<void>;

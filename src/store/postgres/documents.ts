@@ -50,6 +50,11 @@ export function postgresDocuments(sql: postgres.Sql): DocumentStore {
       return row && documentOf(row);
     },
 
+    async getDocuments(ids) {
+      const rows = await sql`SELECT * FROM documents WHERE id = ANY(${sql.array([...ids])}::text[])`;
+      return rows.map(documentOf);
+    },
+
     async listDocuments(query) {
       const column = SORT_COLUMNS[query.sort];
       const params: unknown[] = [query.model];

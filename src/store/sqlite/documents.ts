@@ -99,6 +99,10 @@ export function sqliteDocuments(c: SqliteConnection): DocumentStore {
       return cache.get(id);
     },
 
+    async getDocuments(ids) {
+      return [...new Set(ids)].flatMap((id) => cache.get(id) ?? []);
+    },
+
     async listDocuments(query: ListQuery) {
       const column = SORT_COLUMNS[query.sort];
       const where = ['model = @model'];
