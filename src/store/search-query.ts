@@ -166,7 +166,8 @@ const isId = (ws: string[]) =>
 export function idLexemes(ws: string[]): string[] {
   const out = new Set<string>();
   for (let i = 0; i < ws.length - 1; i++) {
-    if (!LETTERS.test(ws[i]!) || !DIGITS.test(ws[i + 1]!)) continue;
+    // Most words are not followed by a number: that test first.
+    if (!DIGITS.test(ws[i + 1]!) || !LETTERS.test(ws[i]!)) continue;
     out.add(idLexeme(ws.slice(i, i + 2)));
     if (i + 2 < ws.length && DIGITS.test(ws[i + 2]!)) out.add(idLexeme(ws.slice(i, i + 3)));
   }
