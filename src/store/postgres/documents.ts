@@ -3,39 +3,30 @@ import { DOCUMENT_BLOBS, documentOf, fieldColumns } from '../rows.js';
 import { type DocumentStore } from '../types.js';
 import { audit, dropUnreferenced, now, readableWhere } from './connection.js';
 import { writeRevision } from './revision-writes.js';
-import { newDocumentRows } from './search.js';
 import { StoreConflictError } from '../../errors.js';
 
 const SORT_COLUMNS = { title: 'title_lower', 'last-modified': 'last_modified', created: 'created_at' } as const;
 
 export function postgresDocuments(sql: postgres.Sql): DocumentStore {
-  /** Creates in flight in this process: a create alone makes its search rows while its statements wait (newDocumentRows). */
-  let creating = 0;
   return {
     async createDocument(doc, revision, entry) {
-      creating++;
-      try {
-        const rows = revision.search && newDocumentRows(doc, revision.search, creating === 1);
-        return await sql.begin(async (tx) => {
-          const at = now();
-          const row = {
-            ...doc,
-            ...fieldColumns(revision.fields),
-            revision: 1,
-            last_revision: 1,
-            created_at: at,
-            updated_at: at,
-          };
-          const inserted = await tx`INSERT INTO documents ${tx(row)} ON CONFLICT (id) DO NOTHING RETURNING id`;
-          if (inserted.length === 0)
-            throw new StoreConflictError('exists', `a document with content uuid ${doc.id} already exists`);
-          const jobs = await writeRevision(tx, doc.id, 1, revision, at, rows);
-          await audit(tx, entry);
-          return { jobs };
-        });
-      } finally {
-        creating--;
-      }
+      return sql.begin(async (tx) => {
+        const at = now();
+        const row = {
+          ...doc,
+          ...fieldColumns(revision.fields),
+          revision: 1,
+          last_revision: 1,
+          created_at: at,
+          updated_at: at,
+        };
+        const inserted = await tx`INSERT INTO documents ${tx(row)} ON CONFLICT (id) DO NOTHING RETURNING id`;
+        if (inserted.length === 0)
+          throw new StoreConflictError('exists', `a document with content uuid ${doc.id} already exists`);
+        const jobs = await writeRevision(tx, doc.id, 1, revision, at);
+        await audit(tx, entry);
+        return { jobs };
+      });
     },
 
     async replaceDocument(id, revision, entry, ifRevision) {

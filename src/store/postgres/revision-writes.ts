@@ -9,16 +9,14 @@ import { findingsColumn } from '../rows.js';
 import type { AliasEntry, AliasSource, DocumentFields, RevisionInput } from '../types.js';
 import { dropUnreferenced, lockBlobs, type Sql } from './connection.js';
 import type { DocumentScope } from '../search-query.js';
-import { insertSearchRows, scopeColumns, writeSearchEntries, type SearchRow } from './search.js';
+import { scopeColumns, writeSearchEntries } from './search.js';
 
-/** `newRows`: a new document's search rows, being made meanwhile (newDocumentRows). */
 export async function writeRevision(
   tx: Sql,
   id: string,
   number: number,
   revision: RevisionInput,
   at: string,
-  newRows?: Promise<SearchRow[]>,
 ): Promise<string[]> {
   // Files of resources the revision no longer has go with them, except under a legal hold. The
   // scope is what the search entries carry.
@@ -53,8 +51,8 @@ export async function writeRevision(
   }
   await dropUnreferenced(tx, released);
   await writeMetadataAliases(tx, id, revision.fields);
-  if (newRows) await insertSearchRows(tx, id, await newRows);
-  else if (revision.search) await writeSearchEntries(tx, id, revision.search, doc as unknown as DocumentScope);
+  // Revision numbers are never given twice: the first is the document's creation, with no entries yet.
+  if (revision.search) await writeSearchEntries(tx, id, revision.search, doc as unknown as DocumentScope, number === 1);
   const jobs: string[] = [];
   for (const format of revision.pendingFormats) {
     const jobId = randomUUID();

@@ -15,7 +15,6 @@ import {
   scopeLexeme,
   sharingTokens,
   storedEntry,
-  type StoredEntry,
   tsFilterQuery,
   tsQuery,
   tsVectorLiteral,
@@ -36,108 +35,63 @@ export async function scopeOf(tx: Sql, id: string): Promise<DocumentScope> {
   return doc as unknown as DocumentScope;
 }
 
-/** An entry as the INSERT takes it, its tsvector a literal. */
-export interface SearchRow {
-  path: string;
-  kind: string;
-  key: string | null;
-  title: string | null;
-  text: string;
-  control_ids: string[];
-  words: string;
-}
-
-/** The costly part of writing an entry: its words split and their positions listed (tsVectorLiteral). */
-function searchRow(e: StoredEntry, tokens: string[]): SearchRow {
-  const keyWords = indexedWords(e.key ?? undefined);
-  const titleWords = indexedWords(e.title ?? undefined);
-  const textWords = indexedWords(e.text);
-  const lexemes = [
-    ...entryTokens(tokens, e).map(scopeLexeme),
-    ...idLexemes(keyWords),
-    ...idLexemes(titleWords),
-    ...idLexemes(textWords),
-  ];
-  return {
-    path: e.path,
-    kind: e.kind,
-    key: e.key,
-    title: e.title,
-    text: e.text,
-    control_ids: e.controlIds,
-    words: tsVectorLiteral([...keyWords, ...titleWords], textWords, lexemes),
-  };
-}
-
-/** Entries made into rows in each turn of the event loop, by newDocumentRows: about a tenth of a millisecond. */
-const ROWS_A_TURN = 8;
-
-/**
- * The rows of a new document's entries. A new document's scope is known before its transaction
- * starts (its model, owner and visibility; no grant yet), so its rows can be made while the
- * transaction's statements wait on PostgreSQL: a few at a time, a turn of the event loop each,
- * when the write is `alone` (making them takes about as long as those statements, and made after
- * them a write waited for both in turn). Beside other writes, the event loop has their work to do
- * meanwhile, and they are made at once.
- */
-export async function newDocumentRows(
-  doc: { model: string; owner: string; visibility: string },
-  entries: SearchEntry[],
-  alone: boolean,
-): Promise<SearchRow[]> {
-  const tokens = documentTokens({ model: doc.model, owner: doc.owner, visibility: doc.visibility, grantees: [] });
-  const rows: SearchRow[] = [];
-  const turn = alone ? ROWS_A_TURN : entries.length;
-  for (let i = 0; i < entries.length; i += turn) {
-    await new Promise(setImmediate);
-    for (const e of entries.slice(i, i + turn)) rows.push(searchRow(storedEntry(e), tokens));
-  }
-  return rows;
-}
-
-/** Inserts a document's rows, inside the caller's transaction. */
-export async function insertSearchRows(tx: Sql, id: string, rows: SearchRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += INSERT_ROWS) {
-    await tx`INSERT INTO search_entries (document_id, path, kind, key, title, text, control_ids, words)
-      SELECT ${id}, r.path, r.kind, r.key, r.title, r.text, r.control_ids, r.words
-      FROM jsonb_to_recordset(${tx.json(rows.slice(i, i + INSERT_ROWS) as unknown as postgres.JSONValue)})
-        AS r(path text, kind text, key text, title text, text text, control_ids text[], words tsvector)`;
-  }
-}
-
 /**
  * Replaces the document's entries with `entries`, inside the caller's transaction (which holds the
  * document's row, so writers of one document take turns, and has read its scope). Entries equal to
  * one already stored stay: a revision changes a few objects, and each row written costs a tsvector
- * and GIN updates.
+ * and GIN updates. A document just created has none to read.
  */
 export async function writeSearchEntries(
   tx: Sql,
   id: string,
   entries: SearchEntry[],
   scope: DocumentScope,
+  created = false,
 ): Promise<void> {
-  const old = (
-    await tx`SELECT id, path, kind, key, title, text, control_ids FROM search_entries WHERE document_id = ${id}`
-  ).map((r) => ({
-    id: r.id as string,
-    entry: {
-      path: r.path as string,
-      kind: r.kind as string,
-      key: r.key as string | null,
-      title: r.title as string | null,
-      text: r.text as string,
-      controlIds: r.control_ids as string[],
-    },
-  }));
+  const old = created
+    ? []
+    : (
+        await tx`SELECT id, path, kind, key, title, text, control_ids FROM search_entries WHERE document_id = ${id}`
+      ).map((r) => ({
+        id: r.id as string,
+        entry: {
+          path: r.path as string,
+          kind: r.kind as string,
+          key: r.key as string | null,
+          title: r.title as string | null,
+          text: r.text as string,
+          controlIds: r.control_ids as string[],
+        },
+      }));
   const { drop, add } = entryChanges(old, entries.map(storedEntry));
   if (drop.length) await tx`DELETE FROM search_entries WHERE id = ANY(${tx.array(drop)}::bigint[])`;
   const tokens = documentTokens(scope);
-  await insertSearchRows(
-    tx,
-    id,
-    add.map((e) => searchRow(e, tokens)),
-  );
+  for (let i = 0; i < add.length; i += INSERT_ROWS) {
+    const rows = add.slice(i, i + INSERT_ROWS).map((e) => {
+      const keyWords = indexedWords(e.key ?? undefined);
+      const titleWords = indexedWords(e.title ?? undefined);
+      const textWords = indexedWords(e.text);
+      const lexemes = [
+        ...entryTokens(tokens, e).map(scopeLexeme),
+        ...idLexemes(keyWords),
+        ...idLexemes(titleWords),
+        ...idLexemes(textWords),
+      ];
+      return {
+        path: e.path,
+        kind: e.kind,
+        key: e.key,
+        title: e.title,
+        text: e.text,
+        control_ids: e.controlIds,
+        words: tsVectorLiteral([...keyWords, ...titleWords], textWords, lexemes),
+      };
+    });
+    await tx`INSERT INTO search_entries (document_id, path, kind, key, title, text, control_ids, words)
+      SELECT ${id}, r.path, r.kind, r.key, r.title, r.text, r.control_ids, r.words
+      FROM jsonb_to_recordset(${tx.json(rows)})
+        AS r(path text, kind text, key text, title text, text text, control_ids text[], words tsvector)`;
+  }
 }
 
 /** After a change of visibility or grants, inside its transaction: each entry's sharing lexemes again. */
