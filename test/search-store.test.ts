@@ -205,7 +205,28 @@ conformance('search', ({ withStore }) => {
       assert.deepEqual(keys(await search(store, 'ac-21')), ['ac-21']);
       assert.deepEqual(keys(await search(store, 'AC-2')), ['ac-2', 'ac-2.1']);
       // Marked whole, in the key or in the text.
-      assert.match(dotted[0]!.snippet, /\u0002(ac-2\.1|AC-2\(1)\u0003/);
+      assert.match(dotted[0]!.snippet, /\u0002(ac-2\.1|AC-2\(1\))\u0003/);
+    }),
+  );
+
+  test(
+    "a snippet marks an id with its closing parenthesis, and a word's parenthesis stays outside",
+    withStore(async (store) => {
+      await create(store, [
+        entry('/catalog/z', 'Enhances AC-2(1) and (AC-2(1)); see (AC-2) and AC-2(1)(a) too.', { key: 'z' }),
+      ]);
+      const [id] = await search(store, 'ac-2.1');
+      assert.equal(
+        id!.snippet,
+        'Enhances \u0002AC-2(1)\u0003 and (\u0002AC-2(1)\u0003); see (AC-2) and \u0002AC-2(1)\u0003(a) too.',
+      );
+      const [base] = await search(store, 'AC-2');
+      assert.equal(
+        base!.snippet,
+        'Enhances \u0002AC-2\u0003(1) and (\u0002AC-2\u0003(1)); see (\u0002AC-2\u0003) and \u0002AC-2\u0003(1)(a) too.',
+      );
+      const [item] = await search(store, '"ac 2 1 a"');
+      assert.match(item!.snippet, /\u0002AC-2\(1\)\(a\)\u0003 too\.$/);
     }),
   );
 

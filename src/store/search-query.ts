@@ -448,12 +448,30 @@ function excerpt(
   const inMatch = new Set<number>();
   for (const m of marked) for (let i = m.from; i <= m.to; i++) inMatch.add(i);
   let out = first > 0 ? '…' : text.slice(0, tokens[0]!.start);
+  // Where the text not yet written starts, and where the marked run being written does.
+  let after = tokens[first]!.start;
+  let run = 0;
   for (let i = first; i <= last; i++) {
     const t = tokens[i]!;
-    if (i > first) out += text.slice(tokens[i - 1]!.end, t.start);
-    const opens = inMatch.has(i) && (i === first || !inMatch.has(i - 1));
-    const closes = inMatch.has(i) && (i === last || !inMatch.has(i + 1));
-    out += `${opens ? MARK_START : ''}${text.slice(t.start, t.end)}${closes ? MARK_END : ''}`;
+    out += text.slice(after, t.start);
+    if (inMatch.has(i) && (i === first || !inMatch.has(i - 1))) {
+      out += MARK_START;
+      run = t.start;
+    }
+    out += text.slice(t.start, t.end);
+    after = t.end;
+    if (inMatch.has(i) && (i === last || !inMatch.has(i + 1))) {
+      // An id's closing parenthesis is part of it: AC-2(1) is marked whole, not as AC-2(1 and a ).
+      if (text[after] === ')' && opened(text.slice(run, after))) out += text[after++];
+      out += MARK_END;
+    }
   }
-  return out + (last < tokens.length - 1 ? '…' : text.slice(tokens[last]!.end));
+  return out + (last < tokens.length - 1 ? '…' : text.slice(after));
+}
+
+/** Whether `text` opens more parentheses than it closes. */
+function opened(text: string): boolean {
+  let depth = 0;
+  for (const ch of text) depth += ch === '(' ? 1 : ch === ')' ? -1 : 0;
+  return depth > 0;
 }
