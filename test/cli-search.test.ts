@@ -47,7 +47,10 @@ test('hits with the object and the matched words; the token decides what is foun
   // Private to alice: without her token, nothing.
   const anonymous = run([marker]);
   assert.equal(anonymous.code, 0, anonymous.stderr);
-  assert.equal(anonymous.stdout, 'nothing found\n');
+  assert.equal(anonymous.stdout, 'nothing found among public documents (no token: --token or OSCAL_DEPOT_TOKEN)\n');
+  // With a token, nothing is nothing.
+  const absent = run([`${marker}absent`], { OSCAL_DEPOT_TOKEN: alice });
+  assert.equal(absent.stdout, 'nothing found\n');
   const json = run([marker, '--json'], { OSCAL_DEPOT_TOKEN: alice });
   const results = JSON.parse(json.stdout)['search-results'] as { title: string }[];
   assert.equal(results[0]!.title, doc.title);

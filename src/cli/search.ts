@@ -65,7 +65,13 @@ export function searchCommand(): Command {
         return;
       }
       const results = body['search-results'];
-      if (results.length === 0) process.stdout.write('nothing found\n');
+      // Without a token only public documents are searched: say so, or a private document seems absent.
+      if (results.length === 0)
+        process.stdout.write(
+          opts.token
+            ? 'nothing found\n'
+            : 'nothing found among public documents (no token: --token or OSCAL_DEPOT_TOKEN)\n',
+        );
       for (const r of results) {
         const object = [r.kind, r.key, r['object-title']].filter(Boolean).join(' ');
         const lines = [
