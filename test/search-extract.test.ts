@@ -10,6 +10,7 @@ import { describe, test } from 'node:test';
 import { parseOscal } from '../src/oscal/formats/index.js';
 import { controlOfPartId } from '../src/oscal/search/control-ids.js';
 import { searchEntriesOf, type SearchEntry } from '../src/oscal/search/extract.js';
+import { collapse, markupWords, parsedWords } from '../src/oscal/search/plain-text.js';
 import { CONTENT, REV5_A849, twin } from './support/shared.js';
 
 const CATALOG = join(REV5_A849, 'json', 'NIST_SP-800-53_rev5_catalog.json');
@@ -268,5 +269,43 @@ describe('every document', () => {
       entries.find((e) => e.key === 'x-1_smt')!.text,
       'Use FIPS 140 validated modules, see the standard and ac-3 AC-3. first x-1_prm_1 item code H2O x2 quoted head cell left right',
     );
+  });
+});
+
+describe('Markdown read without the parser', () => {
+  /** Every string of a JSON tree. */
+  const strings = (node: unknown, out: string[] = []): string[] => {
+    if (typeof node === 'string') out.push(node);
+    else if (Array.isArray(node)) for (const item of node) strings(item, out);
+    else if (node !== null && typeof node === 'object') for (const value of Object.values(node)) strings(value, out);
+    return out;
+  };
+  const agree = (text: string) => {
+    for (const multiline of [false, true])
+      assert.equal(
+        collapse(markupWords(text, multiline)),
+        collapse(parsedWords(text, multiline)),
+        `${JSON.stringify(text)} as ${multiline ? 'markup-multiline' : 'markup-line'}`,
+      );
+  };
+
+  test('reads every string of NIST content as the parser does', () => {
+    for (const path of ALL_JSON) for (const text of strings(rawOf(path))) agree(text);
+  });
+
+  test('reads underscores, links, inserts and lines as the parser does, and leaves it the rest', () => {
+    const cases = [
+      'ac-2_smt.a and snake_case_words',
+      '_emphasis_ and a _word_ and trailing_ and _leading',
+      'see [AC-3](#ac-3), [the site](https://csrc.nist.gov) and [](#ac-4)',
+      '[text](#ac-3 "title") [a [b](#c)] x[a](#b) [a] (b) [a]\t(#b) [a]: b',
+      '{{ insert: param, ac-2_prm_1 }} {{ insert: param, 1bad }} {{insert: param, x}}',
+      'first line\nsecond line\n\nnew paragraph  \nhard break\r\nand \r return',
+      'text\n- a list\n1. numbered\n    code\n\tcode\n===\n---',
+      '! ok & &amp; \\* \0 <b> "q" ~s~ ^s^ # h | t',
+      'é_é ac_\u0301 1_2 a__b',
+    ];
+    for (const text of cases) agree(text);
+    for (const text of cases) for (const line of text.split('\n')) agree(line);
   });
 });

@@ -1,18 +1,29 @@
 // OSCAL Markdown (markup-line / markup-multiline) as the plain words a search matches.
 import type { Token } from 'markdown-it';
+import { isNcName } from '../markup/content-model.js';
 import { markdownParser } from '../markup/markdown-parser.js';
 import { linkedId } from './control-ids.js';
 
 /**
  * Text that reads the same with or without a Markdown parser: nothing the inline grammar acts
- * on, no entity, no line break (so no block structure but a paragraph). markdown-it's token
- * objects cost far more than this test, and most OSCAL prose passes it.
+ * on, no entity, no line break in a markup-line (so no block structure but a paragraph).
+ * markdown-it's token objects cost far more than these tests, and most OSCAL prose passes them.
  */
-const NOT_PLAIN = /[\\`*_~^"[\]<>&{}!#|\n\r]/;
+const NOT_PLAIN = /[\\`*_~^"[\]<>&{}!#|\0]/;
+const LINE_BREAK = /\r\n?|\n/;
 /** A line starting so might open a list, heading, quote, rule or code block. */
 const BLOCK_START = /^(?:\s*[-+=0-9]|\t| {4})/;
-/** The Markdown form of <insert>: the id it names is what a reader searches for. */
-const INSERT = /\{\{ insert: ([^\s,{}]+), ([^\s,{}]+) \}\}/g;
+/**
+ * Underscores between letters or digits (ac-2_smt), which CommonMark never reads as emphasis: both
+ * sides flank a word, and `_` opens or closes only at a word's edge.
+ */
+const INNER_UNDERSCORES = /(?<=[\p{L}\p{N}])_+(?=[\p{L}\p{N}])/gu;
+/**
+ * The Markdown form of <insert>, whose id is what a reader searches for; and an inline link whose
+ * text is plain and whose destination needs no unescaping, which reads as its fragment id (when it
+ * names one) and then its text, as the parser's tokens do.
+ */
+const INLINE = /\{\{ insert: ([^\s,{}]+), ([^\s,{}]+) \}\}|\[([^[\]]*)\]\(([^\s()<>\\&`]*)\)/g;
 /**
  * An asterisk is never part of a word, and one left in the parsed text is an emphasis a converter
  * spaced wrong: NIST's rev. 5 JSON writes `* Security ...*` where its XML has <em>. Dropped, so
@@ -24,24 +35,29 @@ const SPACING = /\s{2,}|[^\S ]/g;
 
 export const collapse = (text: string) => text.replace(SPACING, ' ').trim();
 
-function isPlain(text: string, multiline: boolean): boolean {
-  return !NOT_PLAIN.test(text) && !(multiline && BLOCK_START.test(text));
-}
+const isPlain = (text: string, multiline: boolean) =>
+  !NOT_PLAIN.test(text.replace(INNER_UNDERSCORES, '')) && (multiline || !LINE_BREAK.test(text));
 
-/** Plain text with inserts as their ids, or undefined when anything else needs the parser. */
-function plainWithInserts(markdown: string, multiline: boolean): string | undefined {
+/** The words of text the parser would leave as they are, or undefined when it needs the parser. */
+function plainWords(markdown: string, multiline: boolean): string | undefined {
+  if (multiline && markdown.split(LINE_BREAK).some((line) => BLOCK_START.test(line))) return undefined;
   let out = '';
   let last = 0;
-  INSERT.lastIndex = 0;
-  for (let m = INSERT.exec(markdown); m !== null; m = INSERT.exec(markdown)) {
+  for (const m of markdown.matchAll(INLINE)) {
     const before = markdown.slice(last, m.index);
-    if (!isPlain(before, multiline && last === 0)) return undefined;
-    out += `${before} ${m[2]!} `;
-    last = INSERT.lastIndex;
+    if (!isPlain(before, multiline)) return undefined;
+    if (m[2] !== undefined) {
+      if (!isNcName(m[1]!) || !isNcName(m[2])) return undefined;
+      out += `${before} ${m[2]} `;
+    } else {
+      if (!isPlain(m[3]!, false)) return undefined;
+      const fragment = linkedId(m[4]!);
+      out += `${before}${fragment === undefined ? '' : ` ${fragment} `}${m[3]!}`;
+    }
+    last = m.index + m[0].length;
   }
-  const rest = last === 0 ? markdown : markdown.slice(last);
-  if (!isPlain(rest, multiline && last === 0)) return undefined;
-  return out + rest;
+  const rest = markdown.slice(last);
+  return isPlain(rest, multiline) ? out + rest : undefined;
 }
 
 function inlineWords(tokens: readonly Token[], out: string[]): void {
@@ -72,7 +88,8 @@ function inlineWords(tokens: readonly Token[], out: string[]): void {
   }
 }
 
-function parsedWords(markdown: string, multiline: boolean): string {
+/** The words of OSCAL Markdown through the parser: what plainWords must agree with. */
+export function parsedWords(markdown: string, multiline: boolean): string {
   const md = markdownParser();
   const out: string[] = [];
   if (!multiline) {
@@ -90,5 +107,5 @@ function parsedWords(markdown: string, multiline: boolean): string {
 
 /** The words of OSCAL Markdown, markup removed; whitespace is left for the caller to collapse once. */
 export function markupWords(markdown: string, multiline: boolean): string {
-  return plainWithInserts(markdown, multiline) ?? parsedWords(markdown, multiline);
+  return plainWords(markdown, multiline) ?? parsedWords(markdown, multiline);
 }
