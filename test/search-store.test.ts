@@ -10,9 +10,11 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
+import postgres from 'postgres';
 import type { SearchEntry } from '../src/oscal/search/extract.js';
 import { backupStore, restoreStore } from '../src/store/backup.js';
 import { openStore, type StoreConfig } from '../src/store/index.js';
+import { MERGE_AFTER_ENTRIES } from '../src/store/postgres/pending-entries.js';
 import { RANKED_MATCHES } from '../src/store/search-query.js';
 import type { SearchHit, SearchQuery, Store, Visibility } from '../src/store/types.js';
 import { freshDatabase, SKIP_MESSAGE, TEST_DATABASE_URL } from './support/postgres.js';
@@ -658,5 +660,51 @@ test('SQLite: the FTS5 index holds exactly the stored entries after each kind of
     );
   } finally {
     await store.close();
+  }
+});
+
+test('PostgreSQL: the GIN pending list is merged after every MERGE_AFTER_ENTRIES entries a store writes, and merged entries are found', async (t) => {
+  if (!TEST_DATABASE_URL) return t.diagnostic(SKIP_MESSAGE);
+  const db = await freshDatabase();
+  const config = { dataDir: newDataDir(), databaseUrl: db.url };
+  // Merges what is pending, as the store would, and says how many pages that was.
+  const mergePending = async () => {
+    const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+    try {
+      const [row] = await sql`SELECT gin_clean_pending_list('search_entries_words'::regclass) AS pages`;
+      return Number(row!.pages);
+    } finally {
+      await sql.end();
+    }
+  };
+  const entries = (n: number, word: string) =>
+    Array.from({ length: n }, (_, i) => entry(`/catalog/controls/${i}`, `${word} control ${i}`, { key: `x-${i}` }));
+  try {
+    const store = await openStore(config);
+    let first: string;
+    let second: string;
+    try {
+      first = await create(store, entries(MERGE_AFTER_ENTRIES - 1, 'earlier'));
+      // Short of the count, the entries are still pending: this merge finds them.
+      assert.ok((await mergePending()) > 0);
+      second = await create(store, entries(1, 'later'));
+    } finally {
+      await store.close();
+    }
+    // The write that made up the count started a merge, which close waited for.
+    assert.equal(await mergePending(), 0);
+    const reopened = await openStore(config);
+    try {
+      assert.equal((await search(reopened, 'earlier')).length, 100);
+      assert.deepEqual(
+        (await search(reopened, 'later')).map((h) => h.documentId),
+        [second],
+      );
+      assert.ok((await search(reopened, 'earlier')).every((h) => h.documentId === first));
+    } finally {
+      await reopened.close();
+    }
+  } finally {
+    await db.drop();
   }
 });

@@ -2,15 +2,16 @@ import type postgres from 'postgres';
 import { DOCUMENT_BLOBS, documentOf, fieldColumns } from '../rows.js';
 import { type DocumentStore } from '../types.js';
 import { audit, dropUnreferenced, now, readableWhere } from './connection.js';
+import type { PendingEntries } from './pending-entries.js';
 import { writeRevision } from './revision-writes.js';
 import { StoreConflictError } from '../../errors.js';
 
 const SORT_COLUMNS = { title: 'title_lower', 'last-modified': 'last_modified', created: 'created_at' } as const;
 
-export function postgresDocuments(sql: postgres.Sql): DocumentStore {
+export function postgresDocuments(sql: postgres.Sql, pending: PendingEntries): DocumentStore {
   return {
     async createDocument(doc, revision, entry) {
-      return sql.begin(async (tx) => {
+      const created = await sql.begin(async (tx) => {
         const at = now();
         const row = {
           ...doc,
@@ -27,10 +28,12 @@ export function postgresDocuments(sql: postgres.Sql): DocumentStore {
         await audit(tx, entry);
         return { jobs };
       });
+      pending.wrote(revision.search?.length ?? 0);
+      return created;
     },
 
     async replaceDocument(id, revision, entry, ifRevision) {
-      return sql.begin(async (tx) => {
+      const replaced = await sql.begin(async (tx) => {
         // The row lock makes concurrent writers, in any process, number their revisions in turn.
         const [current] = await tx`SELECT revision, last_revision FROM documents WHERE id = ${id} FOR UPDATE`;
         if (!current) throw new StoreConflictError('not-found', `no document ${id}`);
@@ -43,6 +46,8 @@ export function postgresDocuments(sql: postgres.Sql): DocumentStore {
         await audit(tx, entry);
         return { revision: number, jobs };
       });
+      pending.wrote(revision.search?.length ?? 0);
+      return replaced;
     },
 
     async getDocument(id) {

@@ -10,6 +10,7 @@ import { now } from './connection.js';
 import { postgresConstraintSets } from './constraint-sets.js';
 import { postgresDocuments } from './documents.js';
 import { postgresJobs } from './jobs.js';
+import { pendingEntries, type PendingEntries } from './pending-entries.js';
 import { postgresRenditions } from './renditions.js';
 import { postgresRevisions } from './revisions.js';
 import { postgresSearch } from './search.js';
@@ -32,9 +33,12 @@ export interface PostgresStore extends StoreOperations {}
 export class PostgresStore implements Store {
   readonly kind = 'postgres' as const;
 
+  private readonly pending: PendingEntries;
+
   private constructor(private readonly sql: postgres.Sql) {
+    this.pending = pendingEntries(sql);
     const operations: StoreOperations = {
-      ...postgresDocuments(sql),
+      ...postgresDocuments(sql, this.pending),
       ...postgresRevisions(sql),
       ...postgresRenditions(sql),
       ...postgresAliases(sql),
@@ -46,7 +50,7 @@ export class PostgresStore implements Store {
       ...postgresTokens(sql),
       ...postgresAudit(sql),
       ...postgresConstraintSets(sql),
-      ...postgresSearch(sql),
+      ...postgresSearch(sql, this.pending),
     };
     Object.assign(this, operations);
   }
@@ -73,6 +77,7 @@ export class PostgresStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.pending.settle();
     await this.sql.end({ timeout: 5 });
   }
 

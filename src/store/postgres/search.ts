@@ -22,6 +22,7 @@ import {
 } from '../search-query.js';
 import type { SearchStore } from '../types.js';
 import type { Sql } from './connection.js';
+import type { PendingEntries } from './pending-entries.js';
 
 /** Entries per INSERT: one JSON parameter each, so a catalog of thousands of controls takes a few round trips. */
 const INSERT_ROWS = 1000;
@@ -177,16 +178,18 @@ async function rankedWindow(tx: Sql, match: string, words: string): Promise<{ id
   return window;
 }
 
-export function postgresSearch(sql: postgres.Sql): SearchStore {
+export function postgresSearch(sql: postgres.Sql, pending: PendingEntries): SearchStore {
   return {
     async indexRevision(documentId, revision, entries) {
-      return sql.begin(async (tx) => {
+      const indexed = await sql.begin(async (tx) => {
         // The row lock orders this after, or before, a write of the same document in any process.
         const [current] = await tx`SELECT revision FROM documents WHERE id = ${documentId} FOR UPDATE`;
         if (current?.revision !== revision) return false;
         await writeSearchEntries(tx, documentId, entries, await scopeOf(tx, documentId));
         return true;
       });
+      if (indexed) pending.wrote(entries.length);
+      return indexed;
     },
     async unindexedDocuments(after, limit) {
       const rows = await sql`SELECT id, revision FROM documents d WHERE id > ${after}
