@@ -267,39 +267,45 @@ const POSITIONS_KEPT = 255;
  */
 export function tsVectorLiteral(heading: string[], text: string[], lexemes: string[]): string {
   const literals = new Map<string, Positions>();
-  const last = addPositions(literals, heading, 0, 'A');
+  const last = addPositions(literals, heading, 0, true);
   // As tsvector || does: the text's positions follow the heading's last position kept.
-  addPositions(literals, text, last, 'B');
+  addPositions(literals, text, last, false);
   // Words are letters and digits only (`words`): no quote or backslash to escape.
   let out = '';
-  for (const { literal } of literals.values()) out += `${literal} `;
+  for (const { literal } of literals.values()) out += literal + ' ';
   return out + lexemes.map((l) => lexeme(l)).join(' ');
 }
 
-/** A lexeme's literal so far, and how many positions of each weight it holds. */
+/** A lexeme's literal so far, and how many positions of weight A (heading) and B (text) it holds. */
 interface Positions {
   literal: string;
-  A: number;
-  B: number;
+  a: number;
+  b: number;
 }
 
 /**
- * Adds the positions of `ws` (after `offset`) to `literals`, as many for each word and weight as
- * to_tsvector keeps; none for a word too long to be a lexeme. Returns the last position kept.
+ * Adds the positions of `ws` (after `offset`) to `literals`, weighted A for the heading and B for
+ * the text, as many for each word and weight as to_tsvector keeps; none for a word too long to be
+ * a lexeme. Returns the last position kept. This runs for every word written: two counters, where
+ * one keyed by the weight and a template string a position took half as long again.
  */
-function addPositions(literals: Map<string, Positions>, ws: string[], offset: number, weight: 'A' | 'B'): number {
+function addPositions(literals: Map<string, Positions>, ws: string[], offset: number, heading: boolean): number {
+  const weight = heading ? 'A' : 'B';
   let last = offset;
   for (let i = 0; i < ws.length; i++) {
     const word = ws[i]!;
     if (word.length * 3 > LONGEST_WORD && Buffer.byteLength(word) > LONGEST_WORD) continue;
-    const position = `${Math.min(offset + i + 1, LAST_POSITION)}${weight}`;
+    const at = offset + i + 1;
+    const position = (at < LAST_POSITION ? at : LAST_POSITION) + weight;
     const known = literals.get(word);
-    if (known === undefined) literals.set(word, { literal: `'${word}':${position}`, A: 0, B: 0, [weight]: 1 });
-    else if (known[weight] < POSITIONS_KEPT) {
-      known.literal += `,${position}`;
-      known[weight]++;
+    if (known === undefined)
+      literals.set(word, { literal: `'${word}':${position}`, a: heading ? 1 : 0, b: heading ? 0 : 1 });
+    else if ((heading ? known.a : known.b) < POSITIONS_KEPT) {
+      known.literal += ',' + position;
+      if (heading) known.a++;
+      else known.b++;
     } else continue;
-    last = offset + i + 1;
+    last = at;
   }
   return last;
 }
