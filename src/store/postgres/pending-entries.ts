@@ -3,13 +3,17 @@
  * every search reads through and which is merged into the index proper in bulk. Left to
  * PostgreSQL, the write that finds the list over gin_pending_list_limit (4 MB) merges it inside
  * its own transaction: one write in a hundred or so took 100-200 ms more. The store merges it in
- * the background instead, as autovacuum would, well before the limit: the entries stay in the
+ * the background instead, as autovacuum would, short of the limit: the entries stay in the
  * index throughout (a search reads the pending list), so nothing is searchable later for it.
  */
 import type postgres from 'postgres';
 
-/** Entries written by this process between merges: about 1.5 MB of pending list, as NIST's prose makes them. */
-export const MERGE_AFTER_ENTRIES = 2_000;
+/**
+ * Entries written by this process between merges: about 3 MB of pending list as NIST's prose makes
+ * them (some 800 bytes an entry), short of the limit, so PostgreSQL's writers rarely merge first.
+ * A merge costs less an entry the more it merges at once, so smaller merges would cost more in all.
+ */
+export const MERGE_AFTER_ENTRIES = 4_000;
 
 export interface PendingEntries {
   /** After a write that added up to `entries` search entries has committed. */
