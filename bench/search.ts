@@ -40,11 +40,13 @@ const WARMUP_ROUNDS = 3;
 /** Documents of each kind per block of the write comparison, and blocks each way. */
 const WRITE_BLOCK = 20;
 const WRITE_BLOCKS = 8;
-const SERVICE_PAIRS = 60;
+/** The one-at-a-time service comparison: pairs per block, and blocks. */
+const SERVICE_BLOCK = 10;
+const SERVICE_BLOCKS = 20;
 /** The concurrent comparison: writes in flight, documents per block, blocks each way, and where its documents start. */
 const CONCURRENT_WRITERS = 8;
 const THROUGHPUT_BLOCK = 40;
-const THROUGHPUT_BLOCKS = 6;
+const THROUGHPUT_BLOCKS = 16;
 const THROUGHPUT_FIRST = 1_000_000;
 /** Concurrent writes while loading PostgreSQL (each createDocument is several round trips). */
 const PG_LOADERS = 16;
@@ -424,33 +426,35 @@ async function writeCost(store: Store, corpus: Corpus): Promise<void> {
 async function serviceWriteCost(store: Store, corpus: Corpus): Promise<void> {
   const withIndex = createServices(store, SETTINGS).documents;
   const withoutIndex = createServices(dropSearch(store), SETTINGS).documents;
-  let withMs = 0;
-  let withoutMs = 0;
-  let extractMs = 0;
-  const n = SERVICE_PAIRS;
-  for (let k = 0, i = DOCUMENTS + WRITE_BLOCK * WRITE_BLOCKS * 2; k < n; i++) {
-    const a = corpus.document(i);
-    if (a.large) continue;
-    const b = corpus.document(i);
-    const indexed = async () => {
-      const start = performance.now();
-      await withIndex.create(ADMIN, a.model, Buffer.from(a.json), 'application/json');
-      withMs += performance.now() - start;
-    };
-    const plain = async () => {
-      extractMs += extractionMs(b);
-      const start = performance.now();
-      await withoutIndex.create(ADMIN, b.model, Buffer.from(b.json), 'application/json');
-      withoutMs += performance.now() - start;
-    };
-    await inTurn(k % 2 === 0, indexed, plain);
-    k++;
+  const blocks: Block[] = [];
+  let i = DOCUMENTS + WRITE_BLOCK * WRITE_BLOCKS * 2;
+  for (let round = 0; round < SERVICE_BLOCKS; round++) {
+    const block = { withMs: 0, withoutMs: 0 };
+    for (let k = 0; k < SERVICE_BLOCK; i++) {
+      const a = corpus.document(i);
+      if (a.large) continue;
+      const b = corpus.document(i);
+      const indexed = async () => {
+        const start = performance.now();
+        await withIndex.create(ADMIN, a.model, Buffer.from(a.json), 'application/json');
+        block.withMs += performance.now() - start;
+      };
+      const plain = async () => {
+        const extractMs = extractionMs(b);
+        const start = performance.now();
+        await withoutIndex.create(ADMIN, b.model, Buffer.from(b.json), 'application/json');
+        block.withoutMs += performance.now() - start - extractMs;
+      };
+      await inTurn(k % 2 === 0, indexed, plain);
+      k++;
+    }
+    blocks.push(block);
   }
   console.log(
-    `Through DocumentService.create (a POST without HTTP: parse, schema and constraint checks, renditions, write), ${n} each way, alternating;`,
+    `Through DocumentService.create (a POST without HTTP: parse, schema and constraint checks, renditions, write), ${SERVICE_BLOCK * SERVICE_BLOCKS} each way, alternating;`,
   );
   console.log('"without": a store dropping `search`, less the extraction of the same content timed apart');
-  writeRates(n, withMs, withoutMs - extractMs);
+  writeRates(SERVICE_BLOCK, blocks);
 }
 
 /**
@@ -483,21 +487,21 @@ async function serviceThroughput(store: Store, corpus: Corpus): Promise<void> {
     );
     return performance.now() - start;
   };
-  let withMs = 0;
-  let withoutMs = 0;
+  const blocks: Block[] = [];
   for (let b = 0; b < THROUGHPUT_BLOCKS; b++) {
     const indexed = block();
     const plain = block();
     const extractMs = plain.reduce((sum, gen) => sum + extractionMs(gen), 0);
-    const without = async () => (withoutMs += (await writeAll(withoutIndex, plain)) - extractMs);
-    const withIt = async () => (withMs += await writeAll(withIndex, indexed));
+    const pair = { withMs: 0, withoutMs: 0 };
+    const without = async () => (pair.withoutMs = (await writeAll(withoutIndex, plain)) - extractMs);
+    const withIt = async () => (pair.withMs = await writeAll(withIndex, indexed));
     await inTurn(b % 2 === 0, withIt, without);
+    blocks.push(pair);
   }
-  const n = THROUGHPUT_BLOCK * THROUGHPUT_BLOCKS;
   console.log(
-    `Throughput through DocumentService.create, ${CONCURRENT_WRITERS} writes in flight, ${n} each way in blocks of ${THROUGHPUT_BLOCK}, alternating;`,
+    `Throughput through DocumentService.create, ${CONCURRENT_WRITERS} writes in flight, ${THROUGHPUT_BLOCK * THROUGHPUT_BLOCKS} each way in blocks of ${THROUGHPUT_BLOCK}, alternating;`,
   );
-  writeRates(n, withMs, withoutMs);
+  writeRates(THROUGHPUT_BLOCK, blocks);
 }
 
 /** How long extracting a document's search entries takes on its own, its parse aside: what "without" subtracts. */
@@ -508,15 +512,29 @@ function extractionMs(gen: Generated): number {
   return performance.now() - start;
 }
 
-/** The rates of `n` writes each way, with and without the index, against the write target. */
-function writeRates(n: number, withMs: number, withoutMs: number): void {
+/** A block of the same number of writes each way: their time with the index, and without it. */
+interface Block {
+  withMs: number;
+  withoutMs: number;
+}
+
+/**
+ * The rates over all blocks (`perBlock` writes each way in each), against the write target, and
+ * the median and range of the blocks' own ratios: the spread says how far one run's figure is to
+ * be trusted on this machine.
+ */
+function writeRates(perBlock: number, blocks: Block[]): void {
+  const n = perBlock * blocks.length;
+  const withMs = blocks.reduce((sum, b) => sum + b.withMs, 0);
+  const withoutMs = blocks.reduce((sum, b) => sum + b.withoutMs, 0);
+  const ratios = blocks.map((b) => b.withoutMs / b.withMs);
   const rate = (ms: number) => `${((n / ms) * 1000).toFixed(0)} /s`;
   line('without the index', rate(withoutMs), 1, `(${(withoutMs / n).toFixed(2)} ms a document)`);
   line(
     'with the index',
     rate(withMs),
     withoutMs / withMs,
-    `without (${(withMs / n).toFixed(2)} ms a document)`,
+    `without (${(withMs / n).toFixed(2)} ms a document); blocks of ${perBlock}: median ${median(ratios).toFixed(2)}x, ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}x`,
     `target >= ${WRITE_TARGET}x: ${withoutMs / withMs >= WRITE_TARGET ? 'met' : 'MISSED'}`,
   );
 }
