@@ -11,7 +11,7 @@ const SORT_COLUMNS = { title: 'title_lower', 'last-modified': 'last_modified', c
 export function postgresDocuments(sql: postgres.Sql, pending: PendingEntries): DocumentStore {
   return {
     async createDocument(doc, revision, entry) {
-      const created = await sql.begin(async (tx) => {
+      return sql.begin(async (tx) => {
         const at = now();
         const row = {
           ...doc,
@@ -24,16 +24,14 @@ export function postgresDocuments(sql: postgres.Sql, pending: PendingEntries): D
         const inserted = await tx`INSERT INTO documents ${tx(row)} ON CONFLICT (id) DO NOTHING RETURNING id`;
         if (inserted.length === 0)
           throw new StoreConflictError('exists', `a document with content uuid ${doc.id} already exists`);
-        const jobs = await writeRevision(tx, doc.id, 1, revision, at);
+        const jobs = await writeRevision(tx, doc.id, 1, revision, at, pending);
         await audit(tx, entry);
         return { jobs };
       });
-      pending.wrote(revision.search?.length ?? 0);
-      return created;
     },
 
     async replaceDocument(id, revision, entry, ifRevision) {
-      const replaced = await sql.begin(async (tx) => {
+      return sql.begin(async (tx) => {
         // The row lock makes concurrent writers, in any process, number their revisions in turn.
         const [current] = await tx`SELECT revision, last_revision FROM documents WHERE id = ${id} FOR UPDATE`;
         if (!current) throw new StoreConflictError('not-found', `no document ${id}`);
@@ -42,12 +40,10 @@ export function postgresDocuments(sql: postgres.Sql, pending: PendingEntries): D
         const number = (current.last_revision as number) + 1;
         const at = now();
         await tx`UPDATE documents SET ${tx({ ...fieldColumns(revision.fields), revision: number, last_revision: number, updated_at: at })} WHERE id = ${id}`;
-        const jobs = await writeRevision(tx, id, number, revision, at);
+        const jobs = await writeRevision(tx, id, number, revision, at, pending);
         await audit(tx, entry);
         return { revision: number, jobs };
       });
-      pending.wrote(revision.search?.length ?? 0);
-      return replaced;
     },
 
     async getDocument(id) {

@@ -16,7 +16,10 @@ import type postgres from 'postgres';
 export const MERGE_AFTER_ENTRIES = 4_000;
 
 export interface PendingEntries {
-  /** After a write that added up to `entries` search entries has committed. */
+  /**
+   * After a write added `entries` search entries, inside its transaction: a merge may start before
+   * it commits, as merging moves what is pending whatever its transaction (autovacuum's does too).
+   */
   wrote(entries: number): void;
   /** Waits for a merge under way, before the pool closes. */
   settle(): Promise<void>;

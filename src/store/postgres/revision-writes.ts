@@ -9,6 +9,7 @@ import { findingsColumn } from '../rows.js';
 import type { AliasEntry, AliasSource, DocumentFields, RevisionInput } from '../types.js';
 import { dropUnreferenced, lockBlobs, type Sql } from './connection.js';
 import type { DocumentScope } from '../search-query.js';
+import type { PendingEntries } from './pending-entries.js';
 import { scopeColumns, writeSearchEntries } from './search.js';
 
 export async function writeRevision(
@@ -17,6 +18,7 @@ export async function writeRevision(
   number: number,
   revision: RevisionInput,
   at: string,
+  pending: PendingEntries,
 ): Promise<string[]> {
   // Files of resources the revision no longer has go with them, except under a legal hold. The
   // scope is what the search entries carry.
@@ -52,7 +54,8 @@ export async function writeRevision(
   await dropUnreferenced(tx, released);
   await writeMetadataAliases(tx, id, revision.fields);
   // Revision numbers are never given twice: the first is the document's creation, with no entries yet.
-  if (revision.search) await writeSearchEntries(tx, id, revision.search, doc as unknown as DocumentScope, number === 1);
+  if (revision.search)
+    await writeSearchEntries(tx, id, revision.search, doc as unknown as DocumentScope, pending, number === 1);
   const jobs: string[] = [];
   for (const format of revision.pendingFormats) {
     const jobId = randomUUID();

@@ -47,6 +47,7 @@ export async function writeSearchEntries(
   id: string,
   entries: SearchEntry[],
   scope: DocumentScope,
+  pending: PendingEntries,
   created = false,
 ): Promise<void> {
   const old = created
@@ -93,6 +94,7 @@ export async function writeSearchEntries(
       FROM jsonb_to_recordset(${tx.json(rows)})
         AS r(path text, kind text, key text, title text, text text, control_ids text[], words tsvector)`;
   }
+  pending.wrote(add.length);
 }
 
 /** After a change of visibility or grants, inside its transaction: each entry's sharing lexemes again. */
@@ -181,15 +183,13 @@ async function rankedWindow(tx: Sql, match: string, words: string): Promise<{ id
 export function postgresSearch(sql: postgres.Sql, pending: PendingEntries): SearchStore {
   return {
     async indexRevision(documentId, revision, entries) {
-      const indexed = await sql.begin(async (tx) => {
+      return sql.begin(async (tx) => {
         // The row lock orders this after, or before, a write of the same document in any process.
         const [current] = await tx`SELECT revision FROM documents WHERE id = ${documentId} FOR UPDATE`;
         if (current?.revision !== revision) return false;
-        await writeSearchEntries(tx, documentId, entries, await scopeOf(tx, documentId));
+        await writeSearchEntries(tx, documentId, entries, await scopeOf(tx, documentId), pending);
         return true;
       });
-      if (indexed) pending.wrote(entries.length);
-      return indexed;
     },
     async unindexedDocuments(after, limit) {
       const rows = await sql`SELECT id, revision FROM documents d WHERE id > ${after}
