@@ -208,12 +208,14 @@ export function tsFilterQuery(words: string, filter: SearchFilter): string {
 }
 
 /**
- * How many of the newest matches a query ranks. Ranking every match of a word that is in most
- * objects (bm25 or ts_rank reads each one's positions) costs time in proportion to the store; the
- * newest this many are ranked, best first, and any further matches follow them, newest first.
- * A query matching fewer is ranked whole.
+ * How many of the newest matches a query ranks: fifteen pages of twenty. Ranking every match of a
+ * word that is in most objects (bm25 or ts_rank reads each one's positions) costs time in
+ * proportion to the store; the newest this many are ranked, best first, and any further matches
+ * follow them, newest first. A query matching fewer is ranked whole. Each ranked match is a row
+ * found, read and scored, many of them kilobytes (a profile's entry names hundreds of controls):
+ * a thousand made PostgreSQL's p99 63 ms in the search bench, this many 39.
  */
-export const RANKED_MATCHES = 1000;
+export const RANKED_MATCHES = 300;
 
 export interface PagedHit {
   id: number;
@@ -375,31 +377,56 @@ export function entryChanges<Id>(
 
 const SNIPPET_TOKENS = 24;
 const TOKEN = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
+const ASCII = /^[\x00-\x7f]*$/;
+
+interface Token {
+  start: number;
+  end: number;
+  word: string;
+}
+
+/** A token as `words` reads it, joined: most are ASCII, for which that is only lower case. */
+const tokenWord = (token: string) => (ASCII.test(token) ? token.toLowerCase() : words(token).join(''));
 
 /**
  * A snippet made as FTS5's snippet() makes one, for PostgreSQL (whose ts_headline splits ids as
  * ac, -2, 1 and so would not mark them): about SNIPPET_TOKENS words around the first match, each
  * matched phrase between MARK_START and MARK_END, "…" where text was cut. Undefined when no term
- * matches the text.
+ * matches the text. The text is read only as far as the snippet needs: an entry's text may run to
+ * many kilobytes, and a page makes twenty snippets while its caller waits.
  */
 export function snippetOf(text: string, terms: SearchTerm[]): string | undefined {
-  const tokens = [...text.matchAll(TOKEN)].map((m) => ({
-    start: m.index,
-    end: m.index + m[0].length,
-    word: words(m[0]).join(''),
-  }));
-  const marked: { from: number; to: number }[] = [];
   const phrases = terms.map((t) => ({ ws: words(t.parts.join(' ')), prefix: t.prefix })).filter((p) => p.ws.length);
-  for (let i = 0; i < tokens.length; i++) {
+  if (phrases.length === 0) return undefined;
+  // Most texts a page's hits carry do not hold the words (they matched in the title or key):
+  // in ASCII, a word not within the lower-cased text is in none of its tokens.
+  if (ASCII.test(text)) {
+    const lower = text.toLowerCase();
+    if (!phrases.some((p) => lower.includes(p.ws[0]!))) return undefined;
+  }
+  const longest = Math.max(...phrases.map((p) => p.ws.length));
+  const tokens: Token[] = [];
+  const marked: { from: number; to: number }[] = [];
+  const matchFrom = (i: number) => {
     for (const { ws, prefix } of phrases) {
       const last = ws.length - 1;
-      const matches = ws.every((w, k) => {
+      let k = 0;
+      for (; k <= last; k++) {
         const token = tokens[i + k]?.word;
-        return token !== undefined && (k === last && prefix ? token.startsWith(w) : token === w);
-      });
-      if (matches) marked.push({ from: i, to: i + last });
+        if (token === undefined || !(k === last && prefix ? token.startsWith(ws[k]!) : token === ws[k])) break;
+      }
+      if (k > last) marked.push({ from: i, to: i + last });
     }
+  };
+  // Phrases are matched from a token once the longest could end there; past the first match's
+  // window and the longest phrase after it, no token changes the snippet.
+  let checked = 0;
+  for (const m of text.matchAll(TOKEN)) {
+    tokens.push({ start: m.index, end: m.index + m[0].length, word: tokenWord(m[0]) });
+    for (; checked <= tokens.length - longest; checked++) matchFrom(checked);
+    if (marked.length && tokens.length > Math.max(0, marked[0]!.from - 4) + SNIPPET_TOKENS + longest) break;
   }
+  for (; checked < tokens.length; checked++) matchFrom(checked);
   if (marked.length === 0) return undefined;
   const first = Math.max(0, Math.min(marked[0]!.from - 4, tokens.length - SNIPPET_TOKENS));
   return excerpt(text, tokens, first, marked);
@@ -438,7 +465,12 @@ export function hitOf(
 
 /** The beginning of a text, when no term is in it (a search by control id alone). */
 export function openingOf(text: string): string {
-  const tokens = [...text.matchAll(TOKEN)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+  const tokens: Omit<Token, 'word'>[] = [];
+  // One token past the snippet says whether it was cut.
+  for (const m of text.matchAll(TOKEN)) {
+    tokens.push({ start: m.index, end: m.index + m[0].length });
+    if (tokens.length > SNIPPET_TOKENS) break;
+  }
   return excerpt(text, tokens, 0, []);
 }
 

@@ -116,6 +116,11 @@ const FIRST_ROWS = 5_000;
 const IN_ORDER_ROWS = 20_000;
 /** Range of ids read at once after one that had no match: eight times it. */
 const GROWTH = 8;
+/**
+ * All the matches older than a point are fetched through GIN alone when no more than this many
+ * are expected; more than this and the fetch gives up, having read no more than this many rows.
+ */
+const FETCH_ALL = 4 * RANKED_MATCHES;
 
 /** How many ids back `need` matches are expected, from `found` in the last `rows`: twice that, should older rows match less. */
 const expectedSpan = (need: number, found: number, rows: number) =>
@@ -131,8 +136,11 @@ const expectedSpan = (need: number, found: number, rows: number) =>
  * lie. It reads that range of ids in order if it is short, else fetches its matches through both
  * indexes at once (GIN's matches and the id range ANDed as bitmaps, so only matching rows are
  * read), and so on further back, each range judged from the last, until the window is full.
- * The newest rows may hold no match at all (one large private catalog, say): ranges then grow
- * eightfold, where fetching every older match would read thousands of rows to keep a few hundred.
+ * Where the range would be most of what is left, and the share read says its matches are few,
+ * it fetches every older match through GIN alone instead: the id range's bitmap costs in
+ * proportion to its length (20 ms for 500,000 ids), and a second range would build GIN's bitmap
+ * again. The newest rows may hold no match at all (one large private catalog, say): the fetch
+ * then stops at FETCH_ALL rows if there are more, and ranges grow eightfold from there.
  */
 async function rankedWindow(tx: Sql, match: string, words: string): Promise<{ id: number; rank: number }[]> {
   const rank = words ? 'ts_rank(words, $2::tsquery)' : '0::real';
@@ -147,31 +155,68 @@ async function rankedWindow(tx: Sql, match: string, words: string): Promise<{ id
         params,
       )
     ).map((r) => ({ id: Number(r.id), rank: Number(r.rank) }));
-  // The oldest id, and the id FIRST_ROWS rows down (the oldest where there are fewer).
-  const [ends] = await tx.unsafe(`SELECT min(id) AS first,
-    (SELECT id FROM search_entries ORDER BY id DESC OFFSET ${FIRST_ROWS - 1} LIMIT 1) AS edge FROM search_entries`);
+  const throughIndexes = async <T>(query: () => Promise<T>): Promise<T> => {
+    // Whatever the planner guesses: a bitmap of GIN's matches.
+    await tx.unsafe('SET LOCAL enable_indexscan = off; SET LOCAL enable_seqscan = off');
+    const result = await query();
+    await tx.unsafe('SET LOCAL enable_indexscan = on; SET LOCAL enable_seqscan = on');
+    return result;
+  };
+  /** The newest `need` matches below `edge`, or undefined where there are more than FETCH_ALL. */
+  const fetchAll = async (edge: number, need: number) => {
+    // `id + 0`: not a condition the primary key's index could take.
+    const found = await throughIndexes(() =>
+      tx.unsafe(
+        `SELECT id FROM search_entries WHERE words @@ $1::tsquery AND id + 0 < ${edge} LIMIT ${FETCH_ALL + 1}`,
+        [match],
+      ),
+    );
+    if (found.length > FETCH_ALL) return undefined;
+    const newest = found
+      .map((r) => Number(r.id))
+      .sort((x, y) => y - x)
+      .slice(0, need);
+    if (!words) return newest.map((id) => ({ id, rank: 0 }));
+    const ranked = await tx.unsafe(
+      `SELECT id, ts_rank(words, $1::tsquery) AS rank FROM search_entries WHERE id = ANY($2::bigint[])`,
+      [words, newest],
+    );
+    const rankOf = new Map(ranked.map((r) => [Number(r.id), Number(r.rank)]));
+    return newest.map((id) => ({ id, rank: rankOf.get(id)! }));
+  };
+  const [ends] = await tx.unsafe('SELECT min(id) AS first, max(id) AS last FROM search_entries');
   if (ends?.first === null || ends?.first === undefined) return [];
   const first = Number(ends.first);
-  let edge = ends.edge === null ? first : Number(ends.edge);
+  // The newest FIRST_ROWS ids: as many rows, or fewer where entries were replaced or deleted.
+  let edge = Math.max(first, Number(ends.last) - FIRST_ROWS + 1);
   // OFFSET 0 keeps the planner from making the read an index lookup.
   const window = await read(
     `SELECT id, words FROM search_entries WHERE id >= ${edge} ORDER BY id DESC OFFSET 0`,
     RANKED_MATCHES,
   );
   let need = RANKED_MATCHES - window.length;
-  // Ids span at least as many rows as they number: fewer where entries were replaced or deleted.
-  let span = expectedSpan(need, window.length, FIRST_ROWS);
+  let span = expectedSpan(need, window.length, Number(ends.last) - edge + 1);
+  let fetched = false;
   while (need > 0 && edge > first) {
+    const left = edge - first;
+    // `span` holds `need` matches twice over: the matches expected in all that is left.
+    const expectedLeft = (2 * need * left) / span;
+    if (!fetched && 2 * span >= left && expectedLeft <= FETCH_ALL / 2) {
+      fetched = true;
+      const all = await fetchAll(edge, need);
+      if (all) {
+        window.push(...all);
+        break;
+      }
+      span = expectedSpan(need, FETCH_ALL, left);
+      continue;
+    }
     const from = Math.max(first, edge - span);
     const range = `SELECT id, words FROM search_entries WHERE id >= ${from} AND id < ${edge}`;
-    let more: { id: number; rank: number }[];
-    if (span <= IN_ORDER_ROWS) more = await read(`${range} ORDER BY id DESC OFFSET 0`, need);
-    else {
-      // Through the indexes, whatever the planner guesses.
-      await tx.unsafe('SET LOCAL enable_indexscan = off; SET LOCAL enable_seqscan = off');
-      more = await read(range, need);
-      await tx.unsafe('SET LOCAL enable_indexscan = on; SET LOCAL enable_seqscan = on');
-    }
+    const more =
+      span <= IN_ORDER_ROWS
+        ? await read(`${range} ORDER BY id DESC OFFSET 0`, need)
+        : await throughIndexes(() => read(range, need));
     window.push(...more);
     need -= more.length;
     span = expectedSpan(need, more.length, edge - from);
