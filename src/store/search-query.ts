@@ -166,8 +166,10 @@ const isId = (ws: string[]) =>
 export function idLexemes(ws: string[]): string[] {
   const out = new Set<string>();
   for (let i = 0; i < ws.length - 1; i++) {
-    // Most words are not followed by a number: that test first.
-    if (!DIGITS.test(ws[i + 1]!) || !LETTERS.test(ws[i]!)) continue;
+    // Most words are not followed by a number: that test first, and for ASCII by its first character.
+    const next = ws[i + 1]!;
+    const c = next.charCodeAt(0);
+    if ((c < 128 && (c < 48 || c > 57)) || !DIGITS.test(next) || !LETTERS.test(ws[i]!)) continue;
     out.add(idLexeme(ws.slice(i, i + 2)));
     if (i + 2 < ws.length && DIGITS.test(ws[i + 2]!)) out.add(idLexeme(ws.slice(i, i + 3)));
   }
@@ -272,7 +274,6 @@ export function tsVectorLiteral(heading: string[], text: string[], lexemes: stri
   const last = addPositions(literals, heading, 0, true);
   // As tsvector || does: the text's positions follow the heading's last position kept.
   addPositions(literals, text, last, false);
-  // Words are letters and digits only (`words`): no quote or backslash to escape.
   let out = '';
   for (const { literal } of literals.values()) out += literal + ' ';
   return out + lexemes.map((l) => lexeme(l)).join(' ');
@@ -301,7 +302,8 @@ function addPositions(literals: Map<string, Positions>, ws: string[], offset: nu
     const position = (at < LAST_POSITION ? at : LAST_POSITION) + weight;
     const known = literals.get(word);
     if (known === undefined)
-      literals.set(word, { literal: `'${word}':${position}`, a: heading ? 1 : 0, b: heading ? 0 : 1 });
+      // Letters and digits only (`words`): nothing a tsvector literal would need quoted.
+      literals.set(word, { literal: `${word}:${position}`, a: heading ? 1 : 0, b: heading ? 0 : 1 });
     else if ((heading ? known.a : known.b) < POSITIONS_KEPT) {
       known.literal += ',' + position;
       if (heading) known.a++;
