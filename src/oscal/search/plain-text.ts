@@ -35,8 +35,10 @@ const SPACING = /\s{2,}|[^\S ]/g;
 
 export const collapse = (text: string) => text.replace(SPACING, ' ').trim();
 
+// The underscore test first: the lookbehind costs a fifth of extraction when run on every text.
 const isPlain = (text: string, multiline: boolean) =>
-  !NOT_PLAIN.test(text.replace(INNER_UNDERSCORES, '')) && (multiline || !LINE_BREAK.test(text));
+  !NOT_PLAIN.test(text.includes('_') ? text.replace(INNER_UNDERSCORES, '') : text) &&
+  (multiline || !LINE_BREAK.test(text));
 
 /** The words of text the parser would leave as they are, or undefined when it needs the parser. */
 function plainWords(markdown: string, multiline: boolean): string | undefined {
