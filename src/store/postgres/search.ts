@@ -117,8 +117,8 @@ const IN_ORDER_ROWS = 20_000;
 /** Range of ids read at once after one that had no match: eight times it. */
 const GROWTH = 8;
 /**
- * All the matches older than a point are fetched through GIN alone when no more than this many
- * are expected; more than this and the fetch gives up, having read no more than this many rows.
+ * All the matches older than a point are fetched through GIN alone when at most half this many
+ * are expected; more than this many and the fetch gives up, having read no more rows than that.
  */
 const FETCH_ALL = 4 * RANKED_MATCHES;
 
@@ -187,15 +187,16 @@ async function rankedWindow(tx: Sql, match: string, words: string): Promise<{ id
   const [ends] = await tx.unsafe('SELECT min(id) AS first, max(id) AS last FROM search_entries');
   if (ends?.first === null || ends?.first === undefined) return [];
   const first = Number(ends.first);
+  const last = Number(ends.last);
   // The newest FIRST_ROWS ids: as many rows, or fewer where entries were replaced or deleted.
-  let edge = Math.max(first, Number(ends.last) - FIRST_ROWS + 1);
+  let edge = Math.max(first, last - FIRST_ROWS + 1);
   // OFFSET 0 keeps the planner from making the read an index lookup.
   const window = await read(
     `SELECT id, words FROM search_entries WHERE id >= ${edge} ORDER BY id DESC OFFSET 0`,
     RANKED_MATCHES,
   );
   let need = RANKED_MATCHES - window.length;
-  let span = expectedSpan(need, window.length, Number(ends.last) - edge + 1);
+  let span = expectedSpan(need, window.length, last - edge + 1);
   let fetched = false;
   while (need > 0 && edge > first) {
     const left = edge - first;
