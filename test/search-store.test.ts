@@ -710,3 +710,27 @@ test('PostgreSQL: the GIN pending list is merged after every MERGE_AFTER_ENTRIES
     await db.drop();
   }
 });
+
+test('PostgreSQL: deleting a document deletes the rows of its entries, which no foreign key does', async (t) => {
+  if (!TEST_DATABASE_URL) return t.diagnostic(SKIP_MESSAGE);
+  const db = await freshDatabase();
+  const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+  try {
+    const store = await openStore({ dataDir: newDataDir(), databaseUrl: db.url });
+    try {
+      const gone = await create(store, ACCOUNTS);
+      const kept = await create(store, ACCOUNTS);
+      await store.deleteDocument(gone, audit('delete', gone));
+      const rows = await sql`SELECT document_id, count(*)::int AS n FROM search_entries GROUP BY document_id`;
+      assert.deepEqual(
+        rows.map((r) => ({ ...r })),
+        [{ document_id: kept, n: ACCOUNTS.length }],
+      );
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await sql.end();
+    await db.drop();
+  }
+});

@@ -55,14 +55,31 @@ export function words(text: string): string[] {
 }
 
 /**
+ * `derive`, remembering what it gave: control ids repeat in every entry within a control and across
+ * documents, and are a catalog's few thousand at most (the memory is emptied past that).
+ */
+function remembered(derive: (value: string) => string): (value: string) => string {
+  const known = new Map<string, string>();
+  return (value) => {
+    let derived = known.get(value);
+    if (derived === undefined) {
+      if (known.size === 10_000) known.clear();
+      derived = derive(value);
+      known.set(value, derived);
+    }
+    return derived;
+  };
+}
+
+/**
  * The key a control id is filtered by: ac-2.1, AC-2(1) and ac-02.01 (Rev. 5's padded form) are
  * all "ac 2 1", ac-21 is "ac 21". Empty for an id without letters or digits.
  */
-export function controlKey(id: string): string {
-  return words(id)
+export const controlKey = remembered((id) =>
+  words(id)
     .map((w) => w.replace(/^0+(?=\d)/, ''))
-    .join(' ');
-}
+    .join(' '),
+);
 
 /**
  * What a hit must carry besides the words, as scope tokens of its entry: every one of `all` (the
@@ -89,7 +106,7 @@ function hex(value: string): string {
 }
 const PUBLIC = 'vpublic';
 export const modelToken = (model: string) => `m${hex(model)}`;
-export const controlToken = (key: string) => `c${hex(key)}`;
+export const controlToken = remembered((key) => `c${hex(key)}`);
 const ownerToken = (user: string) => `o${hex(user)}`;
 const grantToken = (principal: string) => `g${hex(principal)}`;
 
@@ -177,7 +194,9 @@ export function idLexemes(ws: string[]): string[] {
 }
 
 /** A tsquery literal's lexeme: words and tokens hold no quote or backslash, but say so safely. */
-const lexeme = (text: string, prefix = false) => `'${text.replace(/['\\]/g, '\\$&')}'${prefix ? ':*' : ''}`;
+const QUOTED = /['\\]/;
+const lexeme = (text: string, prefix = false) =>
+  `'${QUOTED.test(text) ? text.replace(/['\\]/g, '\\$&') : text}'${prefix ? ':*' : ''}`;
 
 /**
  * PostgreSQL's longest lexeme, in bytes: to_tsvector leaves longer words out of the index, so a
@@ -263,9 +282,10 @@ const POSITIONS_KEPT = 255;
 
 /**
  * An entry's tsvector as a literal, made here from the words the query side makes too: the heading
- * (key and title) weighted A, positions from 1, the text after it weighted B, then `lexemes` (scope
- * and id lexemes) without positions. What to_tsvector('simple') made of the same words, joined A
- * then B, but PostgreSQL parses this in a third of the time its text parser takes, and no word is
+ * (key and title) weighted A, positions from 1, the text after it unweighted (D: a letter less to
+ * send and parse for each of its positions; the ranking weighs D as B), then `lexemes` (scope and id
+ * lexemes) without positions. What to_tsvector('simple') made of the same words, the heading's set
+ * to weight A and the text's joined after it, but PostgreSQL parses this in a third of the time its text parser takes, and no word is
  * split other than `words` splits it. Words too long to be a lexeme are left out, as tsQuery
  * makes a query holding one find nothing.
  */
@@ -279,21 +299,21 @@ export function tsVectorLiteral(heading: string[], text: string[], lexemes: stri
   return out + lexemes.map((l) => lexeme(l)).join(' ');
 }
 
-/** A lexeme's literal so far, and how many positions of weight A (heading) and B (text) it holds. */
+/** A lexeme's literal so far, and how many positions of weight A (heading) and D (text) it holds. */
 interface Positions {
   literal: string;
   a: number;
-  b: number;
+  d: number;
 }
 
 /**
- * Adds the positions of `ws` (after `offset`) to `literals`, weighted A for the heading and B for
- * the text, as many for each word and weight as to_tsvector keeps; none for a word too long to be
+ * Adds the positions of `ws` (after `offset`) to `literals`, weighted A for the heading and D (no
+ * letter) for the text, as many for each word and weight as to_tsvector keeps; none for a word too long to be
  * a lexeme. Returns the last position kept. This runs for every word written: two counters, where
  * one keyed by the weight and a template string a position took half as long again.
  */
 function addPositions(literals: Map<string, Positions>, ws: string[], offset: number, heading: boolean): number {
-  const weight = heading ? 'A' : 'B';
+  const weight = heading ? 'A' : '';
   let last = offset;
   for (let i = 0; i < ws.length; i++) {
     const word = ws[i]!;
@@ -303,11 +323,11 @@ function addPositions(literals: Map<string, Positions>, ws: string[], offset: nu
     const known = literals.get(word);
     if (known === undefined)
       // Letters and digits only (`words`): nothing a tsvector literal would need quoted.
-      literals.set(word, { literal: `${word}:${position}`, a: heading ? 1 : 0, b: heading ? 0 : 1 });
-    else if ((heading ? known.a : known.b) < POSITIONS_KEPT) {
+      literals.set(word, { literal: `${word}:${position}`, a: heading ? 1 : 0, d: heading ? 0 : 1 });
+    else if ((heading ? known.a : known.d) < POSITIONS_KEPT) {
       known.literal += ',' + position;
       if (heading) known.a++;
-      else known.b++;
+      else known.d++;
     } else continue;
     last = at;
   }

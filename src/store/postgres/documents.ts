@@ -4,6 +4,7 @@ import { type DocumentStore } from '../types.js';
 import { audit, dropUnreferenced, now, readableWhere } from './connection.js';
 import type { PendingEntries } from './pending-entries.js';
 import { writeRevision } from './revision-writes.js';
+import { deleteSearchEntries } from './search.js';
 import { StoreConflictError } from '../../errors.js';
 
 const SORT_COLUMNS = { title: 'title_lower', 'last-modified': 'last_modified', created: 'created_at' } as const;
@@ -90,6 +91,7 @@ export function postgresDocuments(sql: postgres.Sql, pending: PendingEntries): D
         if (doc.legal_hold)
           throw new StoreConflictError('legal-hold', 'the document is under a legal hold and cannot be deleted');
         const hashes = (await tx.unsafe(DOCUMENT_BLOBS('$1'), [id])).map((r) => r.h as string);
+        await deleteSearchEntries(tx, id);
         await tx`DELETE FROM documents WHERE id = ${id}`;
         await dropUnreferenced(tx, hashes);
         await audit(tx, entry);

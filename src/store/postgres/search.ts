@@ -97,6 +97,11 @@ export async function writeSearchEntries(
   pending.wrote(add.length);
 }
 
+/** With its document, inside the transaction that deletes it: no foreign key does it (migration 12). */
+export async function deleteSearchEntries(tx: Sql, id: string): Promise<void> {
+  await tx`DELETE FROM search_entries WHERE document_id = ${id}`;
+}
+
 /** After a change of visibility or grants, inside its transaction: each entry's sharing lexemes again. */
 export async function rescopeSearchEntries(tx: Sql, id: string, before: DocumentScope): Promise<void> {
   const old = sharingTokens(before).map(scopeLexeme);
@@ -105,6 +110,12 @@ export async function rescopeSearchEntries(tx: Sql, id: string, before: Document
   await tx`UPDATE search_entries SET words = ts_delete(words, ${tx.array(old)}::text[]) || array_to_tsvector(${tx.array(now)}::text[])
     WHERE document_id = ${id}`;
 }
+
+/**
+ * ts_rank's weights for D, C, B and A: the heading's positions are A, the text's D, and D counts
+ * as B does by default (0.4), so rows written while the text was weighted B rank the same.
+ */
+export const RANK_WEIGHTS = `'{0.4, 0.2, 0.4, 1.0}'::real[]`;
 
 /** The newest entries read in order first: what share of them match says where to find the rest. */
 const FIRST_ROWS = 5_000;
@@ -143,7 +154,7 @@ const expectedSpan = (need: number, found: number, rows: number) =>
  * then stops at FETCH_ALL rows if there are more, and ranges grow eightfold from there.
  */
 async function rankedWindow(tx: Sql, match: string, words: string): Promise<{ id: number; rank: number }[]> {
-  const rank = words ? 'ts_rank(words, $2::tsquery)' : '0::real';
+  const rank = words ? `ts_rank(${RANK_WEIGHTS}, words, $2::tsquery)` : '0::real';
   const params = words ? [match, words] : [match];
   const read = async (rows: string, limit: number) =>
     (
@@ -178,7 +189,7 @@ async function rankedWindow(tx: Sql, match: string, words: string): Promise<{ id
       .slice(0, need);
     if (!words) return newest.map((id) => ({ id, rank: 0 }));
     const ranked = await tx.unsafe(
-      `SELECT id, ts_rank(words, $1::tsquery) AS rank FROM search_entries WHERE id = ANY($2::bigint[])`,
+      `SELECT id, ts_rank(${RANK_WEIGHTS}, words, $1::tsquery) AS rank FROM search_entries WHERE id = ANY($2::bigint[])`,
       [words, newest],
     );
     const rankOf = new Map(ranked.map((r) => [Number(r.id), Number(r.rank)]));
