@@ -15,7 +15,7 @@ import type { SearchEntry } from '../src/oscal/search/extract.js';
 import { backupStore, restoreStore } from '../src/store/backup.js';
 import { openStore, type StoreConfig } from '../src/store/index.js';
 import { MERGE_AFTER_ENTRIES } from '../src/store/postgres/pending-entries.js';
-import { RANKED_MATCHES } from '../src/store/search-query.js';
+import { RANKED_MATCHES, storedEntry } from '../src/store/search-query.js';
 import type { SearchHit, SearchQuery, Store, Visibility } from '../src/store/types.js';
 import { freshDatabase, SKIP_MESSAGE, TEST_DATABASE_URL } from './support/postgres.js';
 import { newDataDir } from './support/server.js';
@@ -726,6 +726,44 @@ test('PostgreSQL: deleting a document deletes the rows of its entries, which no 
         rows.map((r) => ({ ...r })),
         [{ document_id: kept, n: ACCOUNTS.length }],
       );
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await sql.end();
+    await db.drop();
+  }
+});
+
+test('PostgreSQL: entries are stored as written, backslashes, line ends, tabs, quotes, braces and a literal \\N included', async (t) => {
+  if (!TEST_DATABASE_URL) return t.diagnostic(SKIP_MESSAGE);
+  const db = await freshDatabase();
+  const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+  const tricky = [
+    entry('/catalog', 'Files under C:\\temp\\N and a \\N alone', { kind: 'catalog', title: 'A\ttab' }),
+    entry('/catalog/controls/0', 'Line one\nline two\r\nline three\twith "quotes", {braces} and \'apostrophes\'', {
+      key: 'ac-2',
+      title: 'Back\\slash \\\\ twice',
+      controlIds: ['ac-2', 'AC-2(1)'],
+    }),
+    entry('/catalog/controls/1', '\\', { key: '{"x",y}' }),
+  ];
+  const rows = () =>
+    sql`SELECT id, path, kind, key, title, text, control_ids AS "controlIds" FROM search_entries ORDER BY id`;
+  try {
+    const store = await openStore({ dataDir: newDataDir(), databaseUrl: db.url });
+    try {
+      const id = await create(store, tricky);
+      const written = await rows();
+      assert.deepEqual(
+        written.map(({ id: _, ...r }) => r),
+        tricky.map(storedEntry),
+      );
+      assert.deepEqual(keys(await search(store, 'apostrophes')), ['ac-2']);
+      assert.deepEqual(keys(await search(store, '"temp n"')), ['/catalog']);
+      // Read back equal to what is written again, nothing is rewritten.
+      await replace(store, id, tricky);
+      assert.deepEqual(await rows(), written);
     } finally {
       await store.close();
     }
