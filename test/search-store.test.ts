@@ -764,6 +764,13 @@ test('PostgreSQL: entries are stored as written, backslashes, line ends, tabs, q
       // Read back equal to what is written again, nothing is rewritten.
       await replace(store, id, tricky);
       assert.deepEqual(await rows(), written);
+      // One entry, its text and key empty: an empty value, not none.
+      const lone = entry('/catalog', '', { key: '', kind: 'catalog' });
+      await replace(store, id, [lone]);
+      assert.deepEqual(
+        (await rows()).map(({ id: _, ...r }) => r),
+        [storedEntry(lone)],
+      );
     } finally {
       await store.close();
     }
