@@ -283,11 +283,11 @@ const POSITIONS_KEPT = 255;
 /**
  * An entry's tsvector as a literal, made here from the words the query side makes too: the heading
  * (key and title) weighted A, positions from 1, the text after it unweighted (D: a letter less to
- * send and parse for each of its positions; the ranking weighs D as B), then `lexemes` (scope and id
- * lexemes) without positions. What to_tsvector('simple') made of the same words, the heading's set
- * to weight A and the text's joined after it, but PostgreSQL parses this in a third of the time its text parser takes, and no word is
- * split other than `words` splits it. Words too long to be a lexeme are left out, as tsQuery
- * makes a query holding one find nothing.
+ * send and parse for each of its positions; the ranking weighs D as B), then `lexemes` (scope and
+ * id lexemes) without positions. What to_tsvector('simple') made of the same words, the heading's
+ * set to weight A and the text's joined after it, but PostgreSQL parses this in a third of the
+ * time its text parser takes, and no word is split other than `words` splits it. Words too long to
+ * be a lexeme are left out, as tsQuery makes a query holding one find nothing.
  */
 export function tsVectorLiteral(heading: string[], text: string[], lexemes: string[]): string {
   const literals = new Map<string, Positions>();
@@ -308,8 +308,8 @@ interface Positions {
 
 /**
  * Adds the positions of `ws` (after `offset`) to `literals`, weighted A for the heading and D (no
- * letter) for the text, as many for each word and weight as to_tsvector keeps; none for a word too long to be
- * a lexeme. Returns the last position kept. This runs for every word written: two counters, where
+ * letter) for the text, as many for each word and weight as to_tsvector keeps; none for a word too
+ * long to be a lexeme. Returns the last position kept. This runs for every word written: two counters, where
  * one keyed by the weight and a template string a position took half as long again.
  */
 function addPositions(literals: Map<string, Positions>, ws: string[], offset: number, heading: boolean): number {
