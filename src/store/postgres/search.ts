@@ -19,6 +19,7 @@ import {
   tsQuery,
   tsVectorLiteral,
   type DocumentScope,
+  type StoredEntry,
 } from '../search-query.js';
 import type { SearchStore } from '../types.js';
 import type { Sql } from './connection.js';
@@ -50,40 +51,21 @@ export async function scopeOf(tx: Sql, id: string): Promise<DocumentScope> {
   return doc as unknown as DocumentScope;
 }
 
+/** An INSERT's rows as its parameters, a text a column (see SEPARATOR). */
+export interface RowBatch {
+  count: number;
+  columns: string[];
+}
+
 /**
- * Replaces the document's entries with `entries`, inside the caller's transaction (which holds the
- * document's row, so writers of one document take turns, and has read its scope). Entries equal to
- * one already stored stay: a revision changes a few objects, and each row written costs a tsvector
- * and GIN updates. A document just created has none to read.
+ * The rows that add `entries` to a document of `scope`, in INSERTs of INSERT_ROWS: each entry's
+ * tsvector literal made here, which is most of what indexing costs this process.
  */
-export async function writeSearchEntries(
-  tx: Sql,
-  id: string,
-  entries: SearchEntry[],
-  scope: DocumentScope,
-  pending: PendingEntries,
-  created = false,
-): Promise<void> {
-  const old = created
-    ? []
-    : (
-        await tx`SELECT id, path, kind, key, title, text, control_ids FROM search_entries WHERE document_id = ${id}`
-      ).map((r) => ({
-        id: r.id as string,
-        entry: {
-          path: r.path as string,
-          kind: r.kind as string,
-          key: r.key as string | null,
-          title: r.title as string | null,
-          text: r.text as string,
-          controlIds: r.control_ids as string[],
-        },
-      }));
-  const { drop, add } = entryChanges(old, entries.map(storedEntry));
-  if (drop.length) await tx`DELETE FROM search_entries WHERE id = ANY(${tx.array(drop)}::bigint[])`;
+export function searchRows(entries: StoredEntry[], scope: DocumentScope): RowBatch[] {
   const tokens = documentTokens(scope);
-  for (let i = 0; i < add.length; i += INSERT_ROWS) {
-    const rows = add.slice(i, i + INSERT_ROWS);
+  const batches: RowBatch[] = [];
+  for (let i = 0; i < entries.length; i += INSERT_ROWS) {
+    const rows = entries.slice(i, i + INSERT_ROWS);
     const words = rows.map((e) => {
       const keyWords = indexedWords(e.key ?? undefined);
       const titleWords = indexedWords(e.title ?? undefined);
@@ -96,17 +78,69 @@ export async function writeSearchEntries(
       ];
       return tsVectorLiteral([...keyWords, ...titleWords], textWords, lexemes);
     });
-    const split = (values: (string | null)[]) =>
-      tx`string_to_array(${column(values)}::text, ${SEPARATOR}::text, ${NULL_VALUE}::text)`;
+    const columns = [
+      rows.map((e) => e.path),
+      rows.map((e) => e.kind),
+      rows.map((e) => e.key),
+      rows.map((e) => e.title),
+      rows.map((e) => e.text),
+      rows.map((e) => e.controlIds.join(INNER_SEPARATOR)),
+      words,
+    ].map(column);
+    batches.push({ count: rows.length, columns });
+  }
+  return batches;
+}
+
+/** Adds the rows of searchRows to the document's entries, inside the caller's transaction. */
+export async function insertSearchRows(
+  tx: Sql,
+  id: string,
+  batches: RowBatch[],
+  pending: PendingEntries,
+): Promise<void> {
+  for (const { count, columns } of batches) {
+    const [path, kind, key, title, text, controls, words] = columns.map(
+      (values) => tx`string_to_array(${values}::text, ${SEPARATOR}::text, ${NULL_VALUE}::text)`,
+    );
     await tx`INSERT INTO search_entries (document_id, path, kind, key, title, text, control_ids, words)
       SELECT ${id}, r.path, r.kind, r.key, r.title, r.text, string_to_array(r.controls, ${INNER_SEPARATOR}::text), r.words::tsvector
-      FROM unnest(${split(rows.map((e) => e.path))}, ${split(rows.map((e) => e.kind))}, ${split(rows.map((e) => e.key))},
-        ${split(rows.map((e) => e.title))}, ${split(rows.map((e) => e.text))},
-        ${split(rows.map((e) => e.controlIds.join(INNER_SEPARATOR)))}, ${split(words)})
+      FROM unnest(${path!}, ${kind!}, ${key!}, ${title!}, ${text!}, ${controls!}, ${words!})
         WITH ORDINALITY AS r(path, kind, key, title, text, controls, words, n)
-      WHERE r.n <= ${rows.length}::int`;
+      WHERE r.n <= ${count}::int`;
+    pending.wrote(count);
   }
-  pending.wrote(add.length);
+}
+
+/**
+ * Replaces the document's entries with `entries`, inside the caller's transaction (which holds the
+ * document's row, so writers of one document take turns, and has read its scope). Entries equal to
+ * one already stored stay: a revision changes a few objects, and each row written costs a tsvector
+ * and GIN updates. A new document has none: its rows go in through searchRows and insertSearchRows.
+ */
+export async function writeSearchEntries(
+  tx: Sql,
+  id: string,
+  entries: SearchEntry[],
+  scope: DocumentScope,
+  pending: PendingEntries,
+): Promise<void> {
+  const old = (
+    await tx`SELECT id, path, kind, key, title, text, control_ids FROM search_entries WHERE document_id = ${id}`
+  ).map((r) => ({
+    id: r.id as string,
+    entry: {
+      path: r.path as string,
+      kind: r.kind as string,
+      key: r.key as string | null,
+      title: r.title as string | null,
+      text: r.text as string,
+      controlIds: r.control_ids as string[],
+    },
+  }));
+  const { drop, add } = entryChanges(old, entries.map(storedEntry));
+  if (drop.length) await tx`DELETE FROM search_entries WHERE id = ANY(${tx.array(drop)}::bigint[])`;
+  await insertSearchRows(tx, id, searchRows(add, scope), pending);
 }
 
 /** With its document, inside the transaction that deletes it: no foreign key does it (migration 12). */
