@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import postgres from 'postgres';
-import { RANK_WEIGHTS } from '../src/store/postgres/search.js';
+import { RANK_WEIGHTS } from '../src/store/postgres/ranked-window.js';
 import { indexedWords, tsVectorLiteral } from '../src/store/search-query.js';
 import { SKIP_MESSAGE, TEST_DATABASE_URL } from './support/postgres.js';
 

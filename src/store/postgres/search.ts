@@ -10,7 +10,6 @@ import {
   idLexemes,
   indexedWords,
   parseSearch,
-  RANKED_MATCHES,
   rankedPage,
   scopeLexeme,
   sharingTokens,
@@ -24,6 +23,7 @@ import {
 import type { SearchStore } from '../types.js';
 import type { Sql } from './connection.js';
 import type { PendingEntries } from './pending-entries.js';
+import { rankedWindow } from './ranked-window.js';
 
 /** Entries per INSERT, so that a catalog of thousands of controls takes a few round trips, none of them huge. */
 const INSERT_ROWS = 1000;
@@ -155,132 +155,6 @@ export async function rescopeSearchEntries(tx: Sql, id: string, before: Document
   if (old.length === now.length && old.every((t) => now.includes(t))) return;
   await tx`UPDATE search_entries SET words = ts_delete(words, ${tx.array(old)}::text[]) || array_to_tsvector(${tx.array(now)}::text[])
     WHERE document_id = ${id}`;
-}
-
-/**
- * ts_rank's weights for D, C, B and A: the heading's positions are A, the text's D, and D counts
- * as B does by default (0.4), so rows written while the text was weighted B rank the same.
- */
-export const RANK_WEIGHTS = `'{0.4, 0.2, 0.4, 1.0}'::real[]`;
-
-/** The newest entries read in order first: what share of them match says where to find the rest. */
-const FIRST_ROWS = 5_000;
-
-/**
- * Ranges expected to span up to this many ids are read in order, larger ones through the indexes:
- * GIN's bitmap of a common word costs as much as reading some 20,000 rows, whatever the range.
- */
-const IN_ORDER_ROWS = 20_000;
-/** Range of ids read at once after one that had no match: eight times it. */
-const GROWTH = 8;
-/**
- * All the matches older than a point are fetched through GIN alone when at most half this many
- * are expected; more than this many and the fetch gives up, having read no more rows than that.
- */
-const FETCH_ALL = 4 * RANKED_MATCHES;
-
-/** How many ids back `need` matches are expected, from `found` in the last `rows`: twice that, should older rows match less. */
-const expectedSpan = (need: number, found: number, rows: number) =>
-  found > 0 ? Math.ceil((2 * need * rows) / found) : GROWTH * rows;
-
-/**
- * The newest RANKED_MATCHES matches, ranked. The planner cannot tell how many rows a query
- * matches (words are not independent: "access" and "control" go together, a model's documents
- * share their words), and its guess picks between reading rows newest first until enough match
- * (right for a common word, a hundred times too slow for a rare one) and fetching every match the
- * GIN index gives to sort them (the reverse). So the store measures instead: it reads the newest
- * FIRST_ROWS rows in order, and from the share of them that match expects how far back the rest
- * lie. It reads that range of ids in order if it is short, else fetches its matches through both
- * indexes at once (GIN's matches and the id range ANDed as bitmaps, so only matching rows are
- * read), and so on further back, each range judged from the last, until the window is full.
- * Where the range would be most of what is left, and the share read says its matches are few,
- * it fetches every older match through GIN alone instead: the id range's bitmap costs in
- * proportion to its length (20 ms for 500,000 ids), and a second range would build GIN's bitmap
- * again. The newest rows may hold no match at all (one large private catalog, say): the fetch
- * then stops at FETCH_ALL rows if there are more, and ranges grow eightfold from there.
- */
-async function rankedWindow(tx: Sql, match: string, words: string): Promise<{ id: number; rank: number }[]> {
-  const rank = words ? `ts_rank(${RANK_WEIGHTS}, words, $2::tsquery)` : '0::real';
-  const params = words ? [match, words] : [match];
-  const read = async (rows: string, limit: number) =>
-    (
-      await tx.unsafe(
-        // Ranked once found: the innermost LIMIT comes first.
-        `SELECT id, ${rank} AS rank FROM (
-          SELECT id, words FROM (${rows}) r WHERE words @@ $1::tsquery ORDER BY id DESC LIMIT ${limit}
-        ) m ORDER BY id DESC`,
-        params,
-      )
-    ).map((r) => ({ id: Number(r.id), rank: Number(r.rank) }));
-  const throughIndexes = async <T>(query: () => Promise<T>): Promise<T> => {
-    // Whatever the planner guesses: a bitmap of GIN's matches.
-    await tx.unsafe('SET LOCAL enable_indexscan = off; SET LOCAL enable_seqscan = off');
-    const result = await query();
-    await tx.unsafe('SET LOCAL enable_indexscan = on; SET LOCAL enable_seqscan = on');
-    return result;
-  };
-  /** The newest `need` matches below `edge`, or undefined where there are more than FETCH_ALL. */
-  const fetchAll = async (edge: number, need: number) => {
-    // `id + 0`: not a condition the primary key's index could take.
-    const found = await throughIndexes(() =>
-      tx.unsafe(
-        `SELECT id FROM search_entries WHERE words @@ $1::tsquery AND id + 0 < ${edge} LIMIT ${FETCH_ALL + 1}`,
-        [match],
-      ),
-    );
-    if (found.length > FETCH_ALL) return undefined;
-    const newest = found
-      .map((r) => Number(r.id))
-      .sort((x, y) => y - x)
-      .slice(0, need);
-    if (!words) return newest.map((id) => ({ id, rank: 0 }));
-    const ranked = await tx.unsafe(
-      `SELECT id, ts_rank(${RANK_WEIGHTS}, words, $1::tsquery) AS rank FROM search_entries WHERE id = ANY($2::bigint[])`,
-      [words, newest],
-    );
-    const rankOf = new Map(ranked.map((r) => [Number(r.id), Number(r.rank)]));
-    return newest.map((id) => ({ id, rank: rankOf.get(id)! }));
-  };
-  const [ends] = await tx.unsafe('SELECT min(id) AS first, max(id) AS last FROM search_entries');
-  if (ends?.first === null || ends?.first === undefined) return [];
-  const first = Number(ends.first);
-  const last = Number(ends.last);
-  // The newest FIRST_ROWS ids: as many rows, or fewer where entries were replaced or deleted.
-  let edge = Math.max(first, last - FIRST_ROWS + 1);
-  // OFFSET 0 keeps the planner from making the read an index lookup.
-  const window = await read(
-    `SELECT id, words FROM search_entries WHERE id >= ${edge} ORDER BY id DESC OFFSET 0`,
-    RANKED_MATCHES,
-  );
-  let need = RANKED_MATCHES - window.length;
-  let span = expectedSpan(need, window.length, last - edge + 1);
-  let fetched = false;
-  while (need > 0 && edge > first) {
-    const left = edge - first;
-    // `span` holds `need` matches twice over: the matches expected in all that is left.
-    const expectedLeft = (2 * need * left) / span;
-    if (!fetched && 2 * span >= left && expectedLeft <= FETCH_ALL / 2) {
-      fetched = true;
-      const all = await fetchAll(edge, need);
-      if (all) {
-        window.push(...all);
-        break;
-      }
-      span = expectedSpan(need, FETCH_ALL, left);
-      continue;
-    }
-    const from = Math.max(first, edge - span);
-    const range = `SELECT id, words FROM search_entries WHERE id >= ${from} AND id < ${edge}`;
-    const more =
-      span <= IN_ORDER_ROWS
-        ? await read(`${range} ORDER BY id DESC OFFSET 0`, need)
-        : await throughIndexes(() => read(range, need));
-    window.push(...more);
-    need -= more.length;
-    span = expectedSpan(need, more.length, edge - from);
-    edge = from;
-  }
-  return window;
 }
 
 export function postgresSearch(sql: postgres.Sql, pending: PendingEntries): SearchStore {
