@@ -667,20 +667,22 @@ test('SQLite: the FTS5 index holds exactly the stored entries after each kind of
   }
 });
 
+/** Merges what is pending in GIN's list, as the store would, and says how many pages that was. */
+async function mergePendingEntries(url: string): Promise<number> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [row] = await sql`SELECT gin_clean_pending_list('search_entries_words'::regclass) AS pages`;
+    return Number(row!.pages);
+  } finally {
+    await sql.end();
+  }
+}
+
 test('PostgreSQL: the GIN pending list is merged after every MERGE_AFTER_ENTRIES entries a store writes, and merged entries are found', async (t) => {
   if (!TEST_DATABASE_URL) return t.diagnostic(SKIP_MESSAGE);
   const db = await freshDatabase();
   const config = { dataDir: newDataDir(), databaseUrl: db.url };
-  // Merges what is pending, as the store would, and says how many pages that was.
-  const mergePending = async () => {
-    const sql = postgres(db.url, { max: 1, onnotice: () => {} });
-    try {
-      const [row] = await sql`SELECT gin_clean_pending_list('search_entries_words'::regclass) AS pages`;
-      return Number(row!.pages);
-    } finally {
-      await sql.end();
-    }
-  };
+  const mergePending = () => mergePendingEntries(db.url);
   const entries = (n: number, word: string) =>
     Array.from({ length: n }, (_, i) => entry(`/catalog/controls/${i}`, `${word} control ${i}`, { key: `x-${i}` }));
   try {
@@ -708,6 +710,32 @@ test('PostgreSQL: the GIN pending list is merged after every MERGE_AFTER_ENTRIES
     } finally {
       await reopened.close();
     }
+  } finally {
+    await db.drop();
+  }
+});
+
+test('PostgreSQL: a change of access counts the entries it rewrites toward the merge', async (t) => {
+  if (!TEST_DATABASE_URL) return t.diagnostic(SKIP_MESSAGE);
+  const db = await freshDatabase();
+  const config = { dataDir: newDataDir(), databaseUrl: db.url };
+  const pendingPages = () => mergePendingEntries(db.url);
+  try {
+    const store = await openStore(config);
+    try {
+      const entries = Array.from({ length: MERGE_AFTER_ENTRIES - 1 }, (_, i) =>
+        entry(`/catalog/controls/${i}`, `shared control ${i}`),
+      );
+      const id = await create(store, entries, { visibility: 'private' });
+      // Short of the count: nothing merged them, this does.
+      assert.ok((await pendingPages()) > 0);
+      // Every row gets the sharing lexemes anew, and its lexemes go to the pending list again.
+      await store.setAccess(id, { visibility: 'public' }, audit('access', id));
+    } finally {
+      await store.close();
+    }
+    // The rewrite made up the count and started a merge, which close waited for.
+    assert.equal(await pendingPages(), 0);
   } finally {
     await db.drop();
   }

@@ -1,10 +1,11 @@
 import type postgres from 'postgres';
 import { type AccessRecord, type AccessStore, type Grant } from '../types.js';
 import { audit } from './connection.js';
+import type { PendingEntries } from './pending-entries.js';
 import { rescopeSearchEntries, scopeOf } from './search.js';
 import { StoreConflictError } from '../../errors.js';
 
-export function postgresAccess(sql: postgres.Sql): AccessStore {
+export function postgresAccess(sql: postgres.Sql, pending: PendingEntries): AccessStore {
   return {
     async getAccess(id) {
       const [doc] = await sql`SELECT owner, visibility, legal_hold FROM documents WHERE id = ${id}`;
@@ -35,7 +36,7 @@ export function postgresAccess(sql: postgres.Sql): AccessStore {
           for (const g of access.grants)
             await tx`INSERT INTO grants (document_id, principal, permission) VALUES (${id}, ${g.principal}, ${g.permission})`;
         }
-        if (before) await rescopeSearchEntries(tx, id, before);
+        if (before) await rescopeSearchEntries(tx, id, before, pending);
         await audit(tx, entry);
       });
     },

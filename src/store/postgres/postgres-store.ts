@@ -45,7 +45,7 @@ export class PostgresStore implements Store {
       ...postgresBlobs(sql),
       ...postgresAttachments(sql),
       ...postgresSnapshots(sql),
-      ...postgresAccess(sql),
+      ...postgresAccess(sql, this.pending),
       ...postgresJobs(sql),
       ...postgresTokens(sql),
       ...postgresAudit(sql),

@@ -148,13 +148,23 @@ export async function deleteSearchEntries(tx: Sql, id: string): Promise<void> {
   await tx`DELETE FROM search_entries WHERE document_id = ${id}`;
 }
 
-/** After a change of visibility or grants, inside its transaction: each entry's sharing lexemes again. */
-export async function rescopeSearchEntries(tx: Sql, id: string, before: DocumentScope): Promise<void> {
+/**
+ * After a change of visibility or grants, inside its transaction: each entry's sharing lexemes
+ * again. Each row rewritten puts all its lexemes in GIN's pending list, as a new row does.
+ */
+export async function rescopeSearchEntries(
+  tx: Sql,
+  id: string,
+  before: DocumentScope,
+  pending: PendingEntries,
+): Promise<void> {
   const old = sharingTokens(before).map(scopeLexeme);
   const now = sharingTokens(await scopeOf(tx, id)).map(scopeLexeme);
   if (old.length === now.length && old.every((t) => now.includes(t))) return;
-  await tx`UPDATE search_entries SET words = ts_delete(words, ${tx.array(old)}::text[]) || array_to_tsvector(${tx.array(now)}::text[])
+  const { count } =
+    await tx`UPDATE search_entries SET words = ts_delete(words, ${tx.array(old)}::text[]) || array_to_tsvector(${tx.array(now)}::text[])
     WHERE document_id = ${id}`;
+  pending.wrote(count);
 }
 
 export function postgresSearch(sql: postgres.Sql, pending: PendingEntries): SearchStore {
