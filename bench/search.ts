@@ -603,8 +603,7 @@ export async function searchBench(backend = process.argv[3]): Promise<void> {
         const sql = postgres(db.url, { max: 1, onnotice: () => {} });
         try {
           // What autovacuum does within a minute of such a load (PostgreSQL 13 on vacuums after
-          // inserts too): the planner's estimates, which a search may ask for, depend on it, and
-          // a search reads rows whose visibility is then settled.
+          // inserts too): the planner's estimates, which a search may ask for, depend on it.
           await sql`VACUUM ANALYZE`;
         } finally {
           await sql.end({ timeout: 5 });
