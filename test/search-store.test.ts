@@ -682,7 +682,6 @@ test('PostgreSQL: the GIN pending list is merged after every MERGE_AFTER_ENTRIES
   if (!TEST_DATABASE_URL) return t.diagnostic(SKIP_MESSAGE);
   const db = await freshDatabase();
   const config = { dataDir: newDataDir(), databaseUrl: db.url };
-  const mergePending = () => mergePendingEntries(db.url);
   const entries = (n: number, word: string) =>
     Array.from({ length: n }, (_, i) => entry(`/catalog/controls/${i}`, `${word} control ${i}`, { key: `x-${i}` }));
   try {
@@ -692,13 +691,13 @@ test('PostgreSQL: the GIN pending list is merged after every MERGE_AFTER_ENTRIES
     try {
       first = await create(store, entries(MERGE_AFTER_ENTRIES - 1, 'earlier'));
       // Short of the count, the entries are still pending: this merge finds them.
-      assert.ok((await mergePending()) > 0);
+      assert.ok((await mergePendingEntries(db.url)) > 0);
       second = await create(store, entries(1, 'later'));
     } finally {
       await store.close();
     }
     // The write that made up the count started a merge, which close waited for.
-    assert.equal(await mergePending(), 0);
+    assert.equal(await mergePendingEntries(db.url), 0);
     const reopened = await openStore(config);
     try {
       assert.equal((await search(reopened, 'earlier')).length, 100);
@@ -719,7 +718,6 @@ test('PostgreSQL: a change of access counts the entries it rewrites toward the m
   if (!TEST_DATABASE_URL) return t.diagnostic(SKIP_MESSAGE);
   const db = await freshDatabase();
   const config = { dataDir: newDataDir(), databaseUrl: db.url };
-  const pendingPages = () => mergePendingEntries(db.url);
   try {
     const store = await openStore(config);
     try {
@@ -728,14 +726,14 @@ test('PostgreSQL: a change of access counts the entries it rewrites toward the m
       );
       const id = await create(store, entries, { visibility: 'private' });
       // Short of the count: nothing merged them, this does.
-      assert.ok((await pendingPages()) > 0);
+      assert.ok((await mergePendingEntries(db.url)) > 0);
       // Every row gets the sharing lexemes anew, and its lexemes go to the pending list again.
       await store.setAccess(id, { visibility: 'public' }, audit('access', id));
     } finally {
       await store.close();
     }
     // The rewrite made up the count and started a merge, which close waited for.
-    assert.equal(await pendingPages(), 0);
+    assert.equal(await mergePendingEntries(db.url), 0);
   } finally {
     await db.drop();
   }

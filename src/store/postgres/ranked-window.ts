@@ -51,8 +51,8 @@ const expectedSpan = (need: number, found: number, rows: number) =>
  * matches decides: every match is fetched at once where it expects no more than FETCH_ALL. Its
  * estimates of single words hold within a tenth; those of phrases and of words that go together
  * fall short, up to fiftyfold, and a fetch that finds more than FETCH_ALL stops there, the ranges
- * going on from what it found. Without the estimate, the ranges grew eightfold from the newest
- * rows and most such searches built GIN's bitmap twice.
+ * going on from what it found, where growing eightfold from the newest rows would build GIN's
+ * bitmap twice for most such searches.
  */
 export async function rankedWindow(tx: Sql, match: string, words: string): Promise<{ id: number; rank: number }[]> {
   const rank = words ? `ts_rank(${RANK_WEIGHTS}, words, $2::tsquery)` : '0::real';
