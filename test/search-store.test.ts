@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import { after, describe, test } from 'node:test';
+import { after, describe, test, type TestContext } from 'node:test';
 import Database from 'better-sqlite3';
 import postgres from 'postgres';
 import type { SearchEntry } from '../src/oscal/search/extract.js';
@@ -739,29 +739,78 @@ test('PostgreSQL: a change of access counts the entries it rewrites toward the m
   }
 });
 
-test('PostgreSQL: deleting a document deletes the rows of its entries, which no foreign key does', async (t) => {
-  if (!TEST_DATABASE_URL) return t.diagnostic(SKIP_MESSAGE);
-  const db = await freshDatabase();
-  const sql = postgres(db.url, { max: 1, onnotice: () => {} });
-  try {
-    const store = await openStore({ dataDir: newDataDir(), databaseUrl: db.url });
+/** A PostgreSQL store in a database of its own, and a connection to that database beside it. */
+function withPostgresStore(body: (store: Store, sql: postgres.Sql) => Promise<void>) {
+  return async (t: TestContext) => {
+    if (!TEST_DATABASE_URL) return t.diagnostic(SKIP_MESSAGE);
+    const db = await freshDatabase();
+    const sql = postgres(db.url, { max: 1, onnotice: () => {} });
     try {
-      const gone = await create(store, ACCOUNTS);
-      const kept = await create(store, ACCOUNTS);
-      await store.deleteDocument(gone, audit('delete', gone));
-      const rows = await sql`SELECT document_id, count(*)::int AS n FROM search_entries GROUP BY document_id`;
-      assert.deepEqual(
-        rows.map((r) => ({ ...r })),
-        [{ document_id: kept, n: ACCOUNTS.length }],
-      );
+      const store = await openStore({ dataDir: newDataDir(), databaseUrl: db.url });
+      try {
+        await body(store, sql);
+      } finally {
+        await store.close();
+      }
     } finally {
-      await store.close();
+      await sql.end();
+      await db.drop();
     }
-  } finally {
-    await sql.end();
-    await db.drop();
-  }
-});
+  };
+}
+
+test(
+  'PostgreSQL: deleting a document deletes the rows of its entries, which no foreign key does',
+  withPostgresStore(async (store, sql) => {
+    const gone = await create(store, ACCOUNTS);
+    const kept = await create(store, ACCOUNTS);
+    await store.deleteDocument(gone, audit('delete', gone));
+    const rows = await sql`SELECT document_id, count(*)::int AS n FROM search_entries GROUP BY document_id`;
+    assert.deepEqual(
+      rows.map((r) => ({ ...r })),
+      [{ document_id: kept, n: ACCOUNTS.length }],
+    );
+  }),
+);
+
+test(
+  'PostgreSQL: where the planner expects many more matches than the newest rows hold, the newest are still the ones ranked',
+  withPostgresStore(async (store, sql) => {
+    // One match among the newest 5,000 entries says few are left; the 3,500 before them all
+    // match, more than a fetch of every match takes, and the planner (after ANALYZE) knows it.
+    const count = 8500;
+    const matches = (i: number) => i < 3500 || i === 8000;
+    const entries = Array.from({ length: count }, (_, i) =>
+      entry(`/catalog/controls/${i}`, `${matches(i) ? 'remark' : 'filler'} text ${i}`),
+    );
+    await create(store, entries);
+    await sql`ANALYZE search_entries`;
+    const [plan] = await sql`EXPLAIN (FORMAT JSON) SELECT id FROM search_entries WHERE words @@ 'remark'::tsquery`;
+    const planned = (plan!['QUERY PLAN'] as { Plan: { 'Plan Rows': number } }[])[0]!.Plan['Plan Rows'];
+    assert.ok(planned > 10 * RANKED_MATCHES, `the planner expects ${planned}`);
+    const seen: SearchHit[] = [];
+    let after: SearchQuery['after'];
+    for (;;) {
+      const page = await search(store, 'remark', { limit: 250, ...(after ? { after } : {}) });
+      if (page.length === 0) break;
+      seen.push(...page);
+      after = { rank: page.at(-1)!.rank, id: page.at(-1)!.id };
+    }
+    const expected = Array.from({ length: count }, (_, i) => i)
+      .filter(matches)
+      .reverse();
+    const position = (h: SearchHit) => Number(h.path.split('/').at(-1));
+    assert.equal(seen.length, expected.length);
+    assert.deepEqual(
+      seen
+        .slice(0, RANKED_MATCHES)
+        .map(position)
+        .sort((a, b) => b - a),
+      expected.slice(0, RANKED_MATCHES),
+    );
+    assert.deepEqual(seen.slice(RANKED_MATCHES).map(position), expected.slice(RANKED_MATCHES));
+  }),
+);
 
 test('PostgreSQL: entries are stored as written, backslashes, line ends, tabs, quotes, braces and a literal \\N included', async (t) => {
   if (!TEST_DATABASE_URL) return t.diagnostic(SKIP_MESSAGE);

@@ -110,20 +110,29 @@ export async function rankedWindow(tx: Sql, match: string, words: string): Promi
   let need = RANKED_MATCHES - window.length;
   let span = expectedSpan(need, window.length, last - edge + 1);
   let fetched = false;
-  const fetchFirst = window.length === 0 && edge > first && (await plannedRows(tx, match)) <= FETCH_ALL;
+  let planned: number | undefined;
+  const estimate = async () => (planned ??= await plannedRows(tx, match));
+  const fetchFirst = window.length === 0 && edge > first && (await estimate()) <= FETCH_ALL;
   while (need > 0 && edge > first) {
     const left = edge - first;
     // `span` holds `need` matches twice over: the matches expected in all that is left.
     const expectedLeft = (2 * need * left) / span;
     if (!fetched && (fetchFirst || (2 * span >= left && expectedLeft <= FETCH_EXPECTED))) {
       fetched = true;
-      const all = await fetchAll(edge, need);
-      if (all) {
-        window.push(...all);
-        break;
+      // A handful of matches among the newest rows says little: where the planner expects many
+      // more (a word in one entry of each document, few of them among the newest), its estimate
+      // sizes the next range, and the fetch, which would read FETCH_ALL rows to give up, is not made.
+      const older = fetchFirst ? 0 : (await estimate()) - (RANKED_MATCHES - need);
+      if (older > FETCH_ALL) span = expectedSpan(need, older, left);
+      else {
+        const all = await fetchAll(edge, need);
+        if (all) {
+          window.push(...all);
+          break;
+        }
+        span = expectedSpan(need, FETCH_ALL, left);
+        continue;
       }
-      span = expectedSpan(need, FETCH_ALL, left);
-      continue;
     }
     const from = Math.max(first, edge - span);
     const range = `SELECT id, words FROM search_entries WHERE id >= ${from} AND id < ${edge}`;
