@@ -46,7 +46,8 @@ const expectedSpan = (need: number, found: number, rows: number) =>
  * Where the range would be most of what is left, and the share read says its matches are few,
  * it fetches every older match through GIN alone instead: the id range's bitmap costs in
  * proportion to its length (20 ms for 500,000 ids), and a second range would build GIN's bitmap
- * again. Where the newest rows hold no match at all (one large private catalog; a reader whose
+ * again; unless the planner expects more than FETCH_ALL (a handful of matches says little), when
+ * its estimate sizes the next range instead. Where the newest rows hold no match at all (one large private catalog; a reader whose
  * documents are all older) they say nothing of the rest, and the planner's estimate of all the
  * matches decides: every match is fetched at once where it expects no more than FETCH_ALL. Its
  * estimates of single words hold within a tenth; those of phrases and of words that go together
