@@ -15,6 +15,7 @@ import type { SearchEntry } from '../src/oscal/search/extract.js';
 import { backupStore, restoreStore } from '../src/store/backup.js';
 import { openStore, type StoreConfig } from '../src/store/index.js';
 import { MERGE_AFTER_ENTRIES } from '../src/store/postgres/pending-entries.js';
+import { plannedRows } from '../src/store/postgres/ranked-window.js';
 import { RANKED_MATCHES, storedEntry } from '../src/store/search-query.js';
 import type { SearchHit, SearchQuery, Store, Visibility } from '../src/store/types.js';
 import { freshDatabase, SKIP_MESSAGE, TEST_DATABASE_URL } from './support/postgres.js';
@@ -84,6 +85,20 @@ async function replace(store: Store, id: string, entries: SearchEntry[] | undefi
 const search = (store: Store, text: string, extra: Partial<SearchQuery> = {}) =>
   store.searchEntries({ text, limit: 100, ...extra });
 const keys = (hits: SearchHit[]) => hits.map((h) => h.key ?? h.path).sort();
+
+/** Every hit of a search, page after page of 250. */
+async function allPages(store: Store, text: string, extra: Partial<SearchQuery> = {}): Promise<SearchHit[]> {
+  const seen: SearchHit[] = [];
+  let after: SearchQuery['after'];
+  for (;;) {
+    const page = await search(store, text, { ...extra, limit: 250, ...(after ? { after } : {}) });
+    if (page.length === 0) return seen;
+    seen.push(...page);
+    after = { rank: page.at(-1)!.rank, id: page.at(-1)!.id };
+  }
+}
+/** Where a hit's entry is among entries written at /catalog/controls/<position>. */
+const position = (h: SearchHit) => Number(h.path.split('/').at(-1));
 
 conformance('search', ({ withStore }) => {
   test(
@@ -404,19 +419,11 @@ conformance('search', ({ withStore }) => {
         owner: 'frank',
       });
       const readableBy = { userId: 'erin', principals: ['user:erin'] };
-      const position = (h: SearchHit) => Number(h.path.split('/').at(-1));
       for (const [word, matches] of Object.entries(matching)) {
         const expected = Array.from({ length: count }, (_, i) => i)
           .filter(matches)
           .reverse();
-        const seen: SearchHit[] = [];
-        let after: SearchQuery['after'];
-        for (;;) {
-          const page = await search(store, word, { readableBy, limit: 250, ...(after ? { after } : {}) });
-          if (page.length === 0) break;
-          seen.push(...page);
-          after = { rank: page.at(-1)!.rank, id: page.at(-1)!.id };
-        }
+        const seen = await allPages(store, word, { readableBy });
         assert.equal(seen.length, expected.length, word);
         assert.ok(seen.every((h) => h.documentId === id));
         const ranked = seen.slice(0, RANKED_MATCHES);
@@ -785,21 +792,12 @@ test(
     );
     await create(store, entries);
     await sql`ANALYZE search_entries`;
-    const [plan] = await sql`EXPLAIN (FORMAT JSON) SELECT id FROM search_entries WHERE words @@ 'remark'::tsquery`;
-    const planned = (plan!['QUERY PLAN'] as { Plan: { 'Plan Rows': number } }[])[0]!.Plan['Plan Rows'];
+    const planned = await plannedRows(sql, "'remark'");
     assert.ok(planned > 10 * RANKED_MATCHES, `the planner expects ${planned}`);
-    const seen: SearchHit[] = [];
-    let after: SearchQuery['after'];
-    for (;;) {
-      const page = await search(store, 'remark', { limit: 250, ...(after ? { after } : {}) });
-      if (page.length === 0) break;
-      seen.push(...page);
-      after = { rank: page.at(-1)!.rank, id: page.at(-1)!.id };
-    }
+    const seen = await allPages(store, 'remark');
     const expected = Array.from({ length: count }, (_, i) => i)
       .filter(matches)
       .reverse();
-    const position = (h: SearchHit) => Number(h.path.split('/').at(-1));
     assert.equal(seen.length, expected.length);
     assert.deepEqual(
       seen

@@ -47,9 +47,9 @@ const expectedSpan = (need: number, found: number, rows: number) =>
  * it fetches every older match through GIN alone instead: the id range's bitmap costs in
  * proportion to its length (20 ms for 500,000 ids), and a second range would build GIN's bitmap
  * again; unless the planner expects more than FETCH_ALL (a handful of matches says little), when
- * its estimate sizes the next range instead. Where the newest rows hold no match at all (one large private catalog; a reader whose
- * documents are all older) they say nothing of the rest, and the planner's estimate of all the
- * matches decides: every match is fetched at once where it expects no more than FETCH_ALL. Its
+ * its estimate sizes the next range instead. Where the newest rows hold no match at all (one
+ * large private catalog; a reader whose documents are all older) they say nothing of the rest,
+ * and the planner's estimate of all the matches decides: every match is fetched at once where it expects no more than FETCH_ALL. Its
  * estimates of single words hold within a tenth; those of phrases and of words that go together
  * fall short, up to fiftyfold, and a fetch that finds more than FETCH_ALL stops there, the ranges
  * going on from what it found, where growing eightfold from the newest rows would build GIN's
@@ -150,7 +150,7 @@ export async function rankedWindow(tx: Sql, match: string, words: string): Promi
 }
 
 /** The planner's estimate of the rows `match` finds: from the lexemes' frequencies ANALYZE sampled. */
-async function plannedRows(tx: Sql, match: string): Promise<number> {
+export async function plannedRows(tx: Sql, match: string): Promise<number> {
   const [row] = await tx.unsafe('EXPLAIN (FORMAT JSON) SELECT id FROM search_entries WHERE words @@ $1::tsquery', [
     match,
   ]);
