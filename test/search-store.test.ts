@@ -810,47 +810,37 @@ test(
   }),
 );
 
-test('PostgreSQL: entries are stored as written, backslashes, line ends, tabs, quotes, braces and a literal \\N included', async (t) => {
-  if (!TEST_DATABASE_URL) return t.diagnostic(SKIP_MESSAGE);
-  const db = await freshDatabase();
-  const sql = postgres(db.url, { max: 1, onnotice: () => {} });
-  const tricky = [
-    entry('/catalog', 'Files under C:\\temp\\N and a \\N alone', { kind: 'catalog', title: 'A\ttab' }),
-    entry('/catalog/controls/0', 'Line one\nline two\r\nline three\twith "quotes", {braces} and \'apostrophes\'', {
-      key: 'ac-2',
-      title: 'Back\\slash \\\\ twice',
-      controlIds: ['ac-2', 'AC-2(1)'],
-    }),
-    entry('/catalog/controls/1', '\\', { key: '{"x",y}' }),
-  ];
-  const rows = () =>
-    sql`SELECT id, path, kind, key, title, text, control_ids AS "controlIds" FROM search_entries ORDER BY id`;
-  try {
-    const store = await openStore({ dataDir: newDataDir(), databaseUrl: db.url });
-    try {
-      const id = await create(store, tricky);
-      const written = await rows();
-      assert.deepEqual(
-        written.map(({ id: _, ...r }) => r),
-        tricky.map(storedEntry),
-      );
-      assert.deepEqual(keys(await search(store, 'apostrophes')), ['ac-2']);
-      assert.deepEqual(keys(await search(store, '"temp n"')), ['/catalog']);
-      // Read back equal to what is written again, nothing is rewritten.
-      await replace(store, id, tricky);
-      assert.deepEqual(await rows(), written);
-      // One entry, its text and key empty: an empty value, not none.
-      const lone = entry('/catalog', '', { key: '', kind: 'catalog' });
-      await replace(store, id, [lone]);
-      assert.deepEqual(
-        (await rows()).map(({ id: _, ...r }) => r),
-        [storedEntry(lone)],
-      );
-    } finally {
-      await store.close();
-    }
-  } finally {
-    await sql.end();
-    await db.drop();
-  }
-});
+test(
+  'PostgreSQL: entries are stored as written, backslashes, line ends, tabs, quotes, braces and a literal \\N included',
+  withPostgresStore(async (store, sql) => {
+    const tricky = [
+      entry('/catalog', 'Files under C:\\temp\\N and a \\N alone', { kind: 'catalog', title: 'A\ttab' }),
+      entry('/catalog/controls/0', 'Line one\nline two\r\nline three\twith "quotes", {braces} and \'apostrophes\'', {
+        key: 'ac-2',
+        title: 'Back\\slash \\\\ twice',
+        controlIds: ['ac-2', 'AC-2(1)'],
+      }),
+      entry('/catalog/controls/1', '\\', { key: '{"x",y}' }),
+    ];
+    const rows = () =>
+      sql`SELECT id, path, kind, key, title, text, control_ids AS "controlIds" FROM search_entries ORDER BY id`;
+    const id = await create(store, tricky);
+    const written = await rows();
+    assert.deepEqual(
+      written.map(({ id: _, ...r }) => r),
+      tricky.map(storedEntry),
+    );
+    assert.deepEqual(keys(await search(store, 'apostrophes')), ['ac-2']);
+    assert.deepEqual(keys(await search(store, '"temp n"')), ['/catalog']);
+    // Read back equal to what is written again, nothing is rewritten.
+    await replace(store, id, tricky);
+    assert.deepEqual(await rows(), written);
+    // One entry, its text and key empty: an empty value, not none.
+    const lone = entry('/catalog', '', { key: '', kind: 'catalog' });
+    await replace(store, id, [lone]);
+    assert.deepEqual(
+      (await rows()).map(({ id: _, ...r }) => r),
+      [storedEntry(lone)],
+    );
+  }),
+);

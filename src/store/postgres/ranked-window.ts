@@ -49,11 +49,11 @@ const expectedSpan = (need: number, found: number, rows: number) =>
  * again; unless the planner expects more than FETCH_ALL (a handful of matches says little), when
  * its estimate sizes the next range instead. Where the newest rows hold no match at all (one
  * large private catalog; a reader whose documents are all older) they say nothing of the rest,
- * and the planner's estimate of all the matches decides: every match is fetched at once where it expects no more than FETCH_ALL. Its
- * estimates of single words hold within a tenth; those of phrases and of words that go together
- * fall short, up to fiftyfold, and a fetch that finds more than FETCH_ALL stops there, the ranges
- * going on from what it found, where growing eightfold from the newest rows would build GIN's
- * bitmap twice for most such searches.
+ * and the planner's estimate of all the matches decides: every match is fetched at once where
+ * it expects no more than FETCH_ALL. Its estimates of single words hold within a tenth; those of
+ * phrases and of words that go together fall short, up to fiftyfold, and a fetch that finds more
+ * than FETCH_ALL stops there, the ranges going on from what it found, where growing eightfold
+ * from the newest rows would build GIN's bitmap twice for most such searches.
  */
 export async function rankedWindow(tx: Sql, match: string, words: string): Promise<{ id: number; rank: number }[]> {
   const rank = words ? `ts_rank(${RANK_WEIGHTS}, words, $2::tsquery)` : '0::real';
@@ -123,7 +123,7 @@ export async function rankedWindow(tx: Sql, match: string, words: string): Promi
       // A handful of matches among the newest rows says little: where the planner expects many
       // more (a word in one entry of each document, few of them among the newest), its estimate
       // sizes the next range, and the fetch, which would read FETCH_ALL rows to give up, is not made.
-      const older = fetchFirst ? 0 : (await estimate()) - (RANKED_MATCHES - need);
+      const older = fetchFirst ? 0 : (await estimate()) - window.length;
       if (older > FETCH_ALL) span = expectedSpan(need, older, left);
       else {
         const all = await fetchAll(edge, need);
