@@ -569,10 +569,9 @@ const PENDING_FIRST = 2_000_000;
  * (pending-entries.ts), half that on average, where VACUUM after the load left it empty (searches
  * were some 5 ms slower at the 99th percentile with it half full). More documents are written
  * through the store until it holds half; should the store merge on the way, until it holds half
- * again. pgstattuple, which ships with PostgreSQL, reads the list's size.
+ * again. pgstattuple (createPgstattuple) reads the list's size.
  */
 async function halfPending(store: Store, sql: postgres.Sql, corpus: Corpus): Promise<string> {
-  await sql`CREATE EXTENSION IF NOT EXISTS pgstattuple`;
   const pending = async () => {
     const [row] = await sql`SELECT pending_tuples FROM pgstatginindex('search_entries_words')`;
     return Number(row!.pending_tuples);
@@ -591,6 +590,23 @@ async function halfPending(store: Store, sql: postgres.Sql, corpus: Corpus): Pro
     entries = await pending();
   } while (entries < half);
   return `then ${i - PENDING_FIRST} more documents written, so that searches run with ${entries.toLocaleString('en-US')} entries in GIN's pending list, about half what the store lets it hold (it merges every ${MERGE_AFTER_ENTRIES.toLocaleString('en-US')})`;
+}
+
+/**
+ * pgstattuple, which ships with PostgreSQL, in the bench's database: made before the load, so
+ * that a user who may not create it learns so at once, not after it.
+ */
+async function createPgstattuple(url: string): Promise<void> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await sql`CREATE EXTENSION IF NOT EXISTS pgstattuple`;
+  } catch (e) {
+    throw new Error(
+      `the search bench reads GIN's pending list with pgstattuple, which this user may not create (set BENCH_POSTGRES_URL to a superuser's): ${e instanceof Error ? e.message : String(e)}`,
+    );
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -633,6 +649,7 @@ export async function searchBench(backend = process.argv[3]): Promise<void> {
     }
     if (backend === 'sqlite') return;
     const db = await group.database();
+    await createPgstattuple(db.url);
     const pg = await openStore({ dataDir: group.dir, databaseUrl: db.url }, { connections: PG_LOADERS });
     try {
       await run(pg, corpus, await db.describe(), true, async () => {
