@@ -578,18 +578,22 @@ async function halfPending(store: Store, sql: postgres.Sql, corpus: Corpus): Pro
   };
   const half = MERGE_AFTER_ENTRIES / 2;
   let i = PENDING_FIRST;
+  let written = 0;
   let entries: number;
   do {
     while ((await pending()) < half) {
       const gen = corpus.document(i);
-      if (!gen.large) await store.createDocument(...createArgs(prepare(gen), i, true));
+      if (!gen.large) {
+        await store.createDocument(...createArgs(prepare(gen), i, true));
+        written++;
+      }
       i++;
     }
     // A merge the store started is over within this (4,000 entries take some 50 ms).
     await sleep(1000);
     entries = await pending();
   } while (entries < half);
-  return `then ${i - PENDING_FIRST} more documents written, so that searches run with ${entries.toLocaleString('en-US')} entries in GIN's pending list, about half what the store lets it hold (it merges every ${MERGE_AFTER_ENTRIES.toLocaleString('en-US')})`;
+  return `then ${written} more documents written, so that searches run with ${entries.toLocaleString('en-US')} entries in GIN's pending list, about half what the store lets it hold (it merges every ${MERGE_AFTER_ENTRIES.toLocaleString('en-US')})`;
 }
 
 /**
