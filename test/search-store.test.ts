@@ -767,6 +767,46 @@ function withPostgresStore(body: (store: Store, sql: postgres.Sql) => Promise<vo
 }
 
 test(
+  "PostgreSQL: a write whose statement fails, its search entries' or another's, fails with that statement's error and leaves nothing",
+  withPostgresStore(async (store, sql) => {
+    await sql`CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION '% refused', TG_TABLE_NAME; END $$`;
+    const stored = async () =>
+      (await sql`SELECT id, document_id, path, text FROM search_entries ORDER BY id`).map((r) => ({ ...r }));
+    const changed = [...ACCOUNTS.slice(1), entry('/catalog/groups/2', 'A remark added')];
+    const kept = await create(store, ACCOUNTS);
+    const before = await stored();
+    const revisions = async () => (await sql`SELECT number FROM revisions ORDER BY document_id, number`).length;
+    const revisionsBefore = await revisions();
+    // The entries' DELETE fails early in a replace, their INSERT late, the revision's INSERT while
+    // the entries' statements are under way: none may leave a statement to run after the rollback.
+    for (const [table, event] of [
+      ['search_entries', 'DELETE'],
+      ['search_entries', 'INSERT'],
+      ['revisions', 'INSERT'],
+    ] as const) {
+      await sql.unsafe(`CREATE TRIGGER refuse BEFORE ${event} ON ${table} FOR EACH ROW EXECUTE FUNCTION refuse()`);
+      const id = randomUUID();
+      if (event === 'INSERT') await assert.rejects(create(store, ACCOUNTS, { id }), { message: `${table} refused` });
+      await assert.rejects(replace(store, kept, changed), { message: `${table} refused` });
+      // What a statement sent after the rollback would have done, outside any transaction, shows once it has run.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sql.unsafe(`DROP TRIGGER refuse ON ${table}`);
+      assert.equal(await store.getDocument(id), undefined);
+      assert.equal((await store.getDocument(kept))?.revision, 1);
+      assert.equal(await revisions(), revisionsBefore);
+      assert.deepEqual(await stored(), before);
+    }
+    // The store's connections are fit for the next writes.
+    const next = await create(store, ACCOUNTS);
+    await replace(store, kept, changed);
+    assert.deepEqual(keys(await search(store, 'sharing')), ['ac-21', 'ac-21']);
+    assert.deepEqual(keys(await search(store, 'remark')), ['/catalog/groups/2']);
+    assert.equal((await store.getDocument(next))?.revision, 1);
+  }),
+);
+
+test(
   'PostgreSQL: deleting a document deletes the rows of its entries, which no foreign key does',
   withPostgresStore(async (store, sql) => {
     const gone = await create(store, ACCOUNTS);

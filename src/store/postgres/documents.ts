@@ -3,13 +3,18 @@ import { DOCUMENT_BLOBS, documentOf, fieldColumns } from '../rows.js';
 import { type DocumentStore } from '../types.js';
 import { audit, dropUnreferenced, now, readableWhere } from './connection.js';
 import type { PendingEntries } from './pending-entries.js';
+import type { SearchRowsThread } from './search-rows-thread.js';
 import { writeRevision } from './revision-writes.js';
 import { deleteSearchEntries } from './search.js';
 import { StoreConflictError } from '../../errors.js';
 
 const SORT_COLUMNS = { title: 'title_lower', 'last-modified': 'last_modified', created: 'created_at' } as const;
 
-export function postgresDocuments(sql: postgres.Sql, pending: PendingEntries): DocumentStore {
+export function postgresDocuments(
+  sql: postgres.Sql,
+  pending: PendingEntries,
+  rowsThread: SearchRowsThread,
+): DocumentStore {
   return {
     async createDocument(doc, revision, entry) {
       return sql.begin(async (tx) => {
@@ -25,7 +30,7 @@ export function postgresDocuments(sql: postgres.Sql, pending: PendingEntries): D
         const inserted = await tx`INSERT INTO documents ${tx(row)} ON CONFLICT (id) DO NOTHING RETURNING id`;
         if (inserted.length === 0)
           throw new StoreConflictError('exists', `a document with content uuid ${doc.id} already exists`);
-        const jobs = await writeRevision(tx, doc.id, 1, revision, at, pending);
+        const jobs = await writeRevision(tx, doc.id, 1, revision, at, pending, rowsThread);
         await audit(tx, entry);
         return { jobs };
       });
@@ -41,7 +46,7 @@ export function postgresDocuments(sql: postgres.Sql, pending: PendingEntries): D
         const number = (current.last_revision as number) + 1;
         const at = now();
         await tx`UPDATE documents SET ${tx({ ...fieldColumns(revision.fields), revision: number, last_revision: number, updated_at: at })} WHERE id = ${id}`;
-        const jobs = await writeRevision(tx, id, number, revision, at, pending);
+        const jobs = await writeRevision(tx, id, number, revision, at, pending, rowsThread);
         await audit(tx, entry);
         return { revision: number, jobs };
       });

@@ -13,6 +13,7 @@ import { postgresJobs } from './jobs.js';
 import { pendingEntries, type PendingEntries } from './pending-entries.js';
 import { postgresRenditions } from './renditions.js';
 import { postgresRevisions } from './revisions.js';
+import { searchRowsThread } from './search-rows-thread.js';
 import { postgresSearch } from './search.js';
 import { postgresSnapshots } from './snapshots.js';
 import { postgresTokens } from './tokens.js';
@@ -35,10 +36,12 @@ export class PostgresStore implements Store {
 
   private readonly pending: PendingEntries;
 
+  private readonly rowsThread = searchRowsThread();
+
   private constructor(private readonly sql: postgres.Sql) {
     this.pending = pendingEntries(sql);
     const operations: StoreOperations = {
-      ...postgresDocuments(sql, this.pending),
+      ...postgresDocuments(sql, this.pending, this.rowsThread),
       ...postgresRevisions(sql),
       ...postgresRenditions(sql),
       ...postgresAliases(sql),
@@ -50,7 +53,7 @@ export class PostgresStore implements Store {
       ...postgresTokens(sql),
       ...postgresAudit(sql),
       ...postgresConstraintSets(sql),
-      ...postgresSearch(sql, this.pending),
+      ...postgresSearch(sql, this.pending, this.rowsThread),
     };
     Object.assign(this, operations);
   }
@@ -78,6 +81,7 @@ export class PostgresStore implements Store {
 
   async close(): Promise<void> {
     await this.pending.settle();
+    await this.rowsThread.close();
     await this.sql.end({ timeout: 5 });
   }
 

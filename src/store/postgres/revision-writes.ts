@@ -10,7 +10,8 @@ import type { AliasEntry, AliasSource, DocumentFields, RevisionInput } from '../
 import { dropUnreferenced, lockBlobs, type Sql } from './connection.js';
 import { storedEntry, type DocumentScope } from '../search-query.js';
 import type { PendingEntries } from './pending-entries.js';
-import { insertSearchRows, scopeColumns, searchRows, writeSearchEntries } from './search.js';
+import type { SearchRowsThread } from './search-rows-thread.js';
+import { insertSearchRows, scopeColumns, writeSearchEntries } from './search.js';
 
 export async function writeRevision(
   tx: Sql,
@@ -19,68 +20,77 @@ export async function writeRevision(
   revision: RevisionInput,
   at: string,
   pending: PendingEntries,
+  rowsThread: SearchRowsThread,
 ): Promise<string[]> {
   // Files of resources the revision no longer has go with them, except under a legal hold. The
   // scope is what the search entries carry.
   const [doc] = await tx`SELECT legal_hold, ${scopeColumns(tx, id)} FROM documents WHERE id = ${id}`;
   const kept = revision.resources && !doc!.legal_hold ? revision.resources : undefined;
-  const replaced = (revision.attachments ?? []).map((a) => a.resourceUuid);
-  // The document's row lock keeps its attachment rows as they are read here until they change below.
-  const released = (
-    await tx`SELECT blob_hash AS h FROM attachments WHERE document_id = ${id} AND (resource_uuid = ANY(${tx.array(replaced)}::text[])
-    OR (${kept !== undefined} AND NOT (resource_uuid = ANY(${tx.array(kept ?? [])}::text[]))))`
-  ).map((r) => r.h as string);
-  const locking = lockBlobs(
-    tx,
-    [
-      revision.canonical,
-      revision.original,
-      ...revision.renditions.map((r) => r.blob),
-      ...(revision.attachments ?? []).map((a) => a.blob),
-    ],
-    released,
-  );
-  // Revision numbers are never given twice: the first is the document's creation, with no search
-  // entries yet. Its rows, the costly part of indexing in this process, are made while the server
-  // writes the blobs, not after: a write is that much shorter wherever the two do not share a core.
+  // The search entries are written beside the rest: postgres.js sends their statements without
+  // waiting for the results of those before them (it pipelines the transaction's connection), so
+  // the server takes each as soon as it is done with the last. Revision numbers are never given
+  // twice: the first is the document's creation, with no entries yet, whose rows (the costly part
+  // of indexing in this process) are made on their own thread while the server writes the blobs.
   const scope = doc as unknown as DocumentScope;
-  const newRows =
-    number === 1 && revision.search
-      ? await alongside(locking, () => searchRows(revision.search!.map(storedEntry), scope))
-      : undefined;
-  await locking;
-  await tx`INSERT INTO revisions (document_id, number, canonical_hash, original_hash, original_format, author, created_at, fields, findings)
-    VALUES (${id}, ${number}, ${revision.canonical.hash}, ${revision.original.hash}, ${revision.originalFormat}, ${revision.author}, ${at}, ${JSON.stringify(revision.fields)}, ${findingsColumn(revision)})`;
-  for (const r of revision.renditions) {
-    await tx`INSERT INTO renditions (document_id, revision, format, blob_hash) VALUES (${id}, ${number}, ${r.format}, ${r.blob.hash})`;
-  }
-  if (kept)
-    await tx`DELETE FROM attachments WHERE document_id = ${id} AND NOT (resource_uuid = ANY(${tx.array(kept)}::text[]))`;
-  for (const a of revision.attachments ?? []) {
-    await tx`INSERT INTO attachments (document_id, resource_uuid, blob_hash, media_type, filename, created_at) VALUES (${id}, ${a.resourceUuid}, ${a.blob.hash}, ${a.mediaType}, ${a.filename}, ${at})
-      ON CONFLICT (document_id, resource_uuid) DO UPDATE SET blob_hash = excluded.blob_hash, media_type = excluded.media_type, filename = excluded.filename, created_at = excluded.created_at`;
-  }
-  await dropUnreferenced(tx, released);
-  await writeMetadataAliases(tx, id, revision.fields);
-  if (newRows) await insertSearchRows(tx, id, newRows, pending);
-  else if (revision.search) await writeSearchEntries(tx, id, revision.search, scope, pending);
-  const jobs: string[] = [];
-  for (const format of revision.pendingFormats) {
-    const jobId = randomUUID();
-    await tx`INSERT INTO jobs (id, document_id, revision, format, status, created_at, updated_at) VALUES (${jobId}, ${id}, ${number}, ${format}, 'queued', ${at}, ${at})`;
-    jobs.push(jobId);
-  }
+  const search = revision.search;
+  const indexing =
+    search === undefined
+      ? Promise.resolve()
+      : number === 1
+        ? rowsThread.rows(search.map(storedEntry), scope).then((rows) => insertSearchRows(tx, id, rows, pending))
+        : writeSearchEntries(tx, id, search, scope, pending, rowsThread);
+  const rest = async () => {
+    const replaced = (revision.attachments ?? []).map((a) => a.resourceUuid);
+    // The document's row lock keeps its attachment rows as they are read here until they change below.
+    const released = (
+      await tx`SELECT blob_hash AS h FROM attachments WHERE document_id = ${id} AND (resource_uuid = ANY(${tx.array(replaced)}::text[])
+      OR (${kept !== undefined} AND NOT (resource_uuid = ANY(${tx.array(kept ?? [])}::text[]))))`
+    ).map((r) => r.h as string);
+    await lockBlobs(
+      tx,
+      [
+        revision.canonical,
+        revision.original,
+        ...revision.renditions.map((r) => r.blob),
+        ...(revision.attachments ?? []).map((a) => a.blob),
+      ],
+      released,
+    );
+    await tx`INSERT INTO revisions (document_id, number, canonical_hash, original_hash, original_format, author, created_at, fields, findings)
+      VALUES (${id}, ${number}, ${revision.canonical.hash}, ${revision.original.hash}, ${revision.originalFormat}, ${revision.author}, ${at}, ${JSON.stringify(revision.fields)}, ${findingsColumn(revision)})`;
+    for (const r of revision.renditions) {
+      await tx`INSERT INTO renditions (document_id, revision, format, blob_hash) VALUES (${id}, ${number}, ${r.format}, ${r.blob.hash})`;
+    }
+    if (kept)
+      await tx`DELETE FROM attachments WHERE document_id = ${id} AND NOT (resource_uuid = ANY(${tx.array(kept)}::text[]))`;
+    for (const a of revision.attachments ?? []) {
+      await tx`INSERT INTO attachments (document_id, resource_uuid, blob_hash, media_type, filename, created_at) VALUES (${id}, ${a.resourceUuid}, ${a.blob.hash}, ${a.mediaType}, ${a.filename}, ${at})
+        ON CONFLICT (document_id, resource_uuid) DO UPDATE SET blob_hash = excluded.blob_hash, media_type = excluded.media_type, filename = excluded.filename, created_at = excluded.created_at`;
+    }
+    await dropUnreferenced(tx, released);
+    await writeMetadataAliases(tx, id, revision.fields);
+    const jobs: string[] = [];
+    for (const format of revision.pendingFormats) {
+      const jobId = randomUUID();
+      await tx`INSERT INTO jobs (id, document_id, revision, format, status, created_at, updated_at) VALUES (${jobId}, ${id}, ${number}, ${format}, 'queued', ${at}, ${at})`;
+      jobs.push(jobId);
+    }
+    return jobs;
+  };
+  const [jobs] = await both(rest(), indexing);
   return jobs;
 }
 
 /**
- * What `make` gives, made while the statement `running` has sent runs in the server. Two turns of
- * the event loop first: postgres.js puts a statement under 1 KB on the wire in a turn of its own.
+ * Both results, once both have settled: a statement sent after the transaction's end would run on
+ * its connection outside it. Where one failed, the other's statements after it failed as the
+ * transaction was aborted (25P02); sql.begin throws the first failure in place of such an error.
  */
-async function alongside<T>(running: Promise<unknown>, make: () => T): Promise<T> {
-  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
-  const [, made] = await Promise.all([running, turn().then(turn).then(make)]);
-  return made;
+async function both<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
+  const [x, y] = await Promise.allSettled([a, b]);
+  if (x.status === 'rejected') throw x.reason;
+  if (y.status === 'rejected') throw y.reason;
+  return [x.value, y.value];
 }
 
 /** The aliases of the revision now current: the document's metadata aliases follow it. */

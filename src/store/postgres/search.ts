@@ -23,6 +23,7 @@ import {
 import type { SearchStore } from '../types.js';
 import type { Sql } from './connection.js';
 import type { PendingEntries } from './pending-entries.js';
+import type { SearchRowsThread } from './search-rows-thread.js';
 import { rankedWindow } from './ranked-window.js';
 
 /** Entries per INSERT, so that a catalog of thousands of controls takes a few round trips, none of them huge. */
@@ -59,7 +60,8 @@ export interface RowBatch {
 
 /**
  * The rows that add `entries` to a document of `scope`, in INSERTs of INSERT_ROWS: each entry's
- * tsvector literal made here, which is most of what indexing costs this process.
+ * tsvector literal made here, which is most of what indexing costs this process (so writes have it
+ * made on the thread of search-rows-thread.ts).
  */
 export function searchRows(entries: StoredEntry[], scope: DocumentScope): RowBatch[] {
   const tokens = documentTokens(scope);
@@ -116,7 +118,7 @@ export async function insertSearchRows(
  * Replaces the document's entries with `entries`, inside the caller's transaction (which holds the
  * document's row, so writers of one document take turns, and has read its scope). Entries equal to
  * one already stored stay: a revision changes a few objects, and each row written costs a tsvector
- * and GIN updates. A new document has none: its rows go in through searchRows and insertSearchRows.
+ * and GIN updates. A new document has none: its rows go in through the rows thread and insertSearchRows.
  */
 export async function writeSearchEntries(
   tx: Sql,
@@ -124,6 +126,7 @@ export async function writeSearchEntries(
   entries: SearchEntry[],
   scope: DocumentScope,
   pending: PendingEntries,
+  rowsThread: SearchRowsThread,
 ): Promise<void> {
   const old = (
     await tx`SELECT id, path, kind, key, title, text, control_ids FROM search_entries WHERE document_id = ${id}`
@@ -140,7 +143,7 @@ export async function writeSearchEntries(
   }));
   const { drop, add } = entryChanges(old, entries.map(storedEntry));
   if (drop.length) await tx`DELETE FROM search_entries WHERE id = ANY(${tx.array(drop)}::bigint[])`;
-  await insertSearchRows(tx, id, searchRows(add, scope), pending);
+  await insertSearchRows(tx, id, await rowsThread.rows(add, scope), pending);
 }
 
 /** With its document, inside the transaction that deletes it: no foreign key does it (migration 12). */
@@ -167,14 +170,14 @@ export async function rescopeSearchEntries(
   pending.wrote(count);
 }
 
-export function postgresSearch(sql: postgres.Sql, pending: PendingEntries): SearchStore {
+export function postgresSearch(sql: postgres.Sql, pending: PendingEntries, rowsThread: SearchRowsThread): SearchStore {
   return {
     async indexRevision(documentId, revision, entries) {
       return sql.begin(async (tx) => {
         // The row lock orders this after, or before, a write of the same document in any process.
         const [current] = await tx`SELECT revision FROM documents WHERE id = ${documentId} FOR UPDATE`;
         if (current?.revision !== revision) return false;
-        await writeSearchEntries(tx, documentId, entries, await scopeOf(tx, documentId), pending);
+        await writeSearchEntries(tx, documentId, entries, await scopeOf(tx, documentId), pending, rowsThread);
         return true;
       });
     },
