@@ -10,7 +10,7 @@ import { searchRows, type RowBatch } from './search.js';
  */
 export interface SearchRowsThread {
   rows(entries: StoredEntry[], scope: DocumentScope): Promise<RowBatch[]>;
-  /** Stops the thread, once no write waits for it. */
+  /** Stops the thread; a write still waiting for it makes its rows on the event loop. */
   close(): Promise<void>;
 }
 
