@@ -62,7 +62,7 @@ export function sqliteDocuments(c: SqliteConnection): DocumentStore {
   const cache = new DocumentCache(c);
   return {
     async createDocument(doc, revision, audit) {
-      return c.transaction(() => {
+      return c.sharedTransaction(() => {
         if (c.hasDocument(doc.id))
           throw new StoreConflictError('exists', `a document with content uuid ${doc.id} already exists`);
         const at = now();
@@ -77,7 +77,7 @@ export function sqliteDocuments(c: SqliteConnection): DocumentStore {
     },
 
     async replaceDocument(id, revision, audit, ifRevision) {
-      return c.transaction(() => {
+      return c.sharedTransaction(() => {
         const current = c.stmt('SELECT revision, last_revision FROM documents WHERE id = ?').get(id) as
           { revision: number; last_revision: number } | undefined;
         if (!current) throw new StoreConflictError('not-found', `no document ${id}`);

@@ -44,16 +44,23 @@ interface EntryRow {
 }
 
 /*
- * The writer keeps search_fts in step with search_entries itself, statement by statement, where
- * triggers did until migration 11: FTS5 writes its pending terms out as a segment at every
- * savepoint, and each trigger's statement is one, so a document of 50 entries wrote 50 segments
- * (for FTS5 to merge) where a transaction now writes one.
+ * The writer keeps search_fts in step with search_entries itself, where triggers did until
+ * migration 11. FTS5 writes its pending terms out as a segment (for it to merge later) at every
+ * savepoint, and SQLite opens one for each trigger's statement and for each statement that writes
+ * several rows (INSERT ... SELECT) within a transaction. So a write's entries go into the index in
+ * one INSERT ... SELECT while nothing is pending (the first write of a transaction), and a
+ * statement per entry after other writes in a shared transaction (group-commit.ts): a transaction
+ * writes one segment, for one document's fifty-odd entries or for all of its documents'.
  */
 const FTS_CHANGES = {
   add: 'INSERT INTO search_fts (rowid, key, title, text, scope) VALUES (?, ?, ?, ?, ?)',
   remove: "INSERT INTO search_fts (search_fts, rowid, key, title, text, scope) VALUES ('delete', ?, ?, ?, ?, ?)",
 };
-function changeIndex(c: SqliteConnection, change: keyof typeof FTS_CHANGES, r: EntryRow): void {
+function changeIndex(
+  c: SqliteConnection,
+  change: keyof typeof FTS_CHANGES,
+  r: Pick<EntryRow, 'id' | 'key' | 'title' | 'text' | 'scope'>,
+): void {
   c.stmt(FTS_CHANGES[change]).run(r.id, r.key, r.title, r.text, r.scope);
 }
 
@@ -81,26 +88,21 @@ export function writeSearchEntries(c: SqliteConnection, id: string, entries: Sea
   const insert = c.stmt(
     'INSERT INTO search_entries (document_id, path, kind, key, title, text, control_ids, scope) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
+  const pending = c.followsOtherWrites;
   let first: number | bigint | undefined;
   for (const e of add) {
     const scope = entryTokens(tokens, e).join(' ');
-    const { lastInsertRowid } = insert.run(
-      id,
-      e.path,
-      e.kind,
-      e.key,
-      e.title,
-      e.text,
-      JSON.stringify(e.controlIds),
-      scope,
-    );
+    const { key, title, text } = e;
+    const { lastInsertRowid } = insert.run(id, e.path, e.kind, key, title, text, JSON.stringify(e.controlIds), scope);
+    if (pending) changeIndex(c, 'add', { id: Number(lastInsertRowid), key, title, text, scope });
     first ??= lastInsertRowid;
   }
-  // One statement indexes them all, where one per entry cost a tenth of a millisecond a document
-  // more: a new rowid is the largest plus one, so the rows from the first on are this write's.
-  c.stmt(
-    'INSERT INTO search_fts (rowid, key, title, text, scope) SELECT id, key, title, text, scope FROM search_entries WHERE id >= ?',
-  ).run(first);
+  // Otherwise one statement indexes them all, where one per entry cost a tenth of a millisecond a
+  // document more: a new rowid is the largest plus one, so the rows from the first on are this write's.
+  if (!pending)
+    c.stmt(
+      'INSERT INTO search_fts (rowid, key, title, text, scope) SELECT id, key, title, text, scope FROM search_entries WHERE id >= ?',
+    ).run(first);
 }
 
 /** Before the document's row goes (its entries would go with it, leaving their words in the index): its entries, from both. */
