@@ -203,10 +203,10 @@ async function load(store: Store, corpus: Corpus, concurrent: boolean): Promise<
     await Promise.all(Array.from({ length: PG_LOADERS }, worker));
     how = `${PG_LOADERS} concurrent createDocument calls`;
   } else {
-    // One write per transaction, as a server makes them: FTS5 writes a segment at each commit and
-    // merges segments as writes go on, and the writes timed below pay that merging as a server's do.
-    // (Batches nested in one transaction would still write a segment per document, at each
-    // savepoint, and leave the merging to the writes timed.)
+    // One write per transaction, as a server makes them when they come one at a time (under load
+    // it commits the writes of a turn together, group-commit.ts): FTS5 writes a segment at each
+    // commit and merges segments as writes go on, and the writes timed below pay that merging as a
+    // server's do. Loading in shared transactions would leave fewer, larger segments to merge.
     for (let i = PROBES; i < DOCUMENTS; i++) await write(i);
     how = 'createDocument, one at a time';
   }
