@@ -18,13 +18,17 @@ interface Queued {
  */
 export class GroupCommit {
   private queue: Queued[] = [];
-  /** While the second or a later write of a shared transaction runs: others' changes are pending in it. */
-  followsOthers = false;
+  private following = false;
 
   constructor(
     private readonly db: Database.Database,
     private readonly alone: <T>(body: () => T) => T,
   ) {}
+
+  /** While the second or a later write of a shared transaction runs: others' changes are pending in it. */
+  get followsOthers(): boolean {
+    return this.following;
+  }
 
   run<T>(body: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -56,7 +60,7 @@ export class GroupCommit {
       return this.db
         .transaction(() =>
           group.map((w, i) => {
-            this.followsOthers = i > 0;
+            this.following = i > 0;
             return w.body();
           }),
         )
@@ -64,7 +68,7 @@ export class GroupCommit {
     } catch {
       return undefined;
     } finally {
-      this.followsOthers = false;
+      this.following = false;
     }
   }
 }

@@ -88,18 +88,18 @@ export function writeSearchEntries(c: SqliteConnection, id: string, entries: Sea
   const insert = c.stmt(
     'INSERT INTO search_entries (document_id, path, kind, key, title, text, control_ids, scope) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
-  const pending = c.followsOtherWrites;
+  const othersPending = c.followsOtherWrites;
   let first: number | bigint | undefined;
   for (const e of add) {
     const scope = entryTokens(tokens, e).join(' ');
     const { key, title, text } = e;
     const { lastInsertRowid } = insert.run(id, e.path, e.kind, key, title, text, JSON.stringify(e.controlIds), scope);
-    if (pending) changeIndex(c, 'add', { id: Number(lastInsertRowid), key, title, text, scope });
-    first ??= lastInsertRowid;
+    if (othersPending) changeIndex(c, 'add', { id: Number(lastInsertRowid), key, title, text, scope });
+    else first ??= lastInsertRowid;
   }
   // Otherwise one statement indexes them all, where one per entry cost a tenth of a millisecond a
   // document more: a new rowid is the largest plus one, so the rows from the first on are this write's.
-  if (!pending)
+  if (!othersPending)
     c.stmt(
       'INSERT INTO search_fts (rowid, key, title, text, scope) SELECT id, key, title, text, scope FROM search_entries WHERE id >= ?',
     ).run(first);
