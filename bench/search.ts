@@ -414,13 +414,15 @@ async function writeCost(store: Store, corpus: Corpus): Promise<void> {
 
 /**
  * The same comparison through DocumentService.create, the whole of a POST but HTTP (parse, schema
- * and constraint checks, XML and YAML renditions, the write). The service always extracts, so
- * "without" is a store that drops `search` from the write, less the extraction of the same
- * content timed on its own.
+ * and constraint checks, XML and YAML renditions, the write). "Without" is the service given a
+ * searchEntries that makes no entries: nothing is extracted and the store writes none.
  */
+/** What the services given it write: no search entries, and nothing extracted for them. */
+const noEntries = async () => undefined;
+
 async function serviceWriteCost(store: Store, corpus: Corpus): Promise<void> {
   const withIndex = createServices(store, SETTINGS).documents;
-  const withoutIndex = createServices(dropSearch(store), SETTINGS).documents;
+  const withoutIndex = createServices(store, SETTINGS, noEntries).documents;
   const blocks: Block[] = [];
   let i = DOCUMENTS + WRITE_BLOCK * WRITE_BLOCKS * 2;
   for (let round = 0; round < SERVICE_BLOCKS; round++) {
@@ -435,10 +437,9 @@ async function serviceWriteCost(store: Store, corpus: Corpus): Promise<void> {
         block.withMs += performance.now() - start;
       };
       const plain = async () => {
-        const extractMs = extractionMs(b);
         const start = performance.now();
         await withoutIndex.create(ADMIN, b.model, Buffer.from(b.json), 'application/json');
-        block.withoutMs += performance.now() - start - extractMs;
+        block.withoutMs += performance.now() - start;
       };
       await inTurn(k % 2 === 0, indexed, plain);
       k++;
@@ -448,7 +449,7 @@ async function serviceWriteCost(store: Store, corpus: Corpus): Promise<void> {
   console.log(
     `Through DocumentService.create (a POST without HTTP: parse, schema and constraint checks, renditions, write), ${SERVICE_BLOCK * SERVICE_BLOCKS} each way, alternating;`,
   );
-  console.log('"without": a store dropping `search`, less the extraction of the same content timed apart');
+  console.log('"without": the service making no search entries (none extracted, none written)');
   writeRates(SERVICE_BLOCK, blocks);
 }
 
@@ -457,12 +458,11 @@ async function serviceWriteCost(store: Store, corpus: Corpus): Promise<void> {
  * takes POSTs from several clients: on PostgreSQL a write's statements run in the server's
  * processes while others' parse and checks run here, which one at a time cannot overlap (on
  * SQLite, everything runs on the one thread either way). Blocks of new documents with and without
- * the index, alternating. "Without" is again a store dropping `search`, its time less the
- * extraction of the same documents timed apart.
+ * the index, alternating; "without" again makes no search entries.
  */
 async function serviceThroughput(store: Store, corpus: Corpus): Promise<void> {
   const withIndex = createServices(store, SETTINGS).documents;
-  const withoutIndex = createServices(dropSearch(store), SETTINGS).documents;
+  const withoutIndex = createServices(store, SETTINGS, noEntries).documents;
   let next = THROUGHPUT_FIRST;
   const block = () => {
     const docs: Generated[] = [];
@@ -487,9 +487,8 @@ async function serviceThroughput(store: Store, corpus: Corpus): Promise<void> {
   for (let b = 0; b < THROUGHPUT_BLOCKS; b++) {
     const indexed = block();
     const plain = block();
-    const extractMs = plain.reduce((sum, gen) => sum + extractionMs(gen), 0);
     const pair = { withMs: 0, withoutMs: 0 };
-    const without = async () => (pair.withoutMs = (await writeAll(withoutIndex, plain)) - extractMs);
+    const without = async () => (pair.withoutMs = await writeAll(withoutIndex, plain));
     const withIt = async () => (pair.withMs = await writeAll(withIndex, indexed));
     await inTurn(b % 2 === 0, withIt, without);
     blocks.push(pair);
@@ -498,14 +497,6 @@ async function serviceThroughput(store: Store, corpus: Corpus): Promise<void> {
     `Throughput through DocumentService.create, ${CONCURRENT_WRITERS} writes in flight, ${THROUGHPUT_BLOCK * THROUGHPUT_BLOCKS} each way in blocks of ${THROUGHPUT_BLOCK}, alternating;`,
   );
   writeRates(THROUGHPUT_BLOCK, blocks);
-}
-
-/** How long extracting a document's search entries takes on its own, its parse aside: what "without" subtracts. */
-function extractionMs(gen: Generated): number {
-  const parsed = parseOscal(gen.json, 'json');
-  const start = performance.now();
-  searchEntriesOf(parsed);
-  return performance.now() - start;
 }
 
 /** A block of the same number of writes each way: their time with the index, and without it. */
@@ -543,21 +534,6 @@ function writeRates(perBlock: number, blocks: Block[], storage?: { extractionMs:
 async function inTurn(aFirst: boolean, a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<void> {
   await (aFirst ? a() : b());
   await (aFirst ? b() : a());
-}
-
-/** The store, but for createDocument writing no search entries. */
-function dropSearch(store: Store): Store {
-  return new Proxy(store, {
-    get(target, name) {
-      const value = Reflect.get(target, name, target) as unknown;
-      if (typeof value !== 'function') return value;
-      if (name !== 'createDocument') return (value as (...a: unknown[]) => unknown).bind(target);
-      return (...[doc, revision, audit]: Parameters<Store['createDocument']>) => {
-        const { search: _, ...rest } = revision;
-        return target.createDocument(doc, rest, audit);
-      };
-    },
-  });
 }
 
 /** Where the documents written to half fill GIN's pending list start (halfPending). */

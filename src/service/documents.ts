@@ -5,7 +5,7 @@ import { OscalError } from '../oscal/errors.js';
 import { decodeDocumentBytes, parseOscal, type Format, type ParsedDocument } from '../oscal/formats/index.js';
 import { applyContentIdentifier, dropEmptyDocumentIds } from '../oscal/identifiers.js';
 import { atLeast, validateDocument, type ValidationIssue } from '../oscal/validate/index.js';
-import { searchEntriesOf } from '../oscal/search/extract.js';
+import type { SearchEntriesOf } from '../oscal/search/extract-thread.js';
 import { locateIssues } from '../oscal/validate/locate.js';
 import {
   type AccessRecord,
@@ -168,6 +168,7 @@ export class DocumentService {
     private readonly store: DocumentStore & RevisionStore & BlobStore & AccessStore,
     private readonly settings: Settings,
     private readonly checks: WriteChecks,
+    private readonly searchEntries: SearchEntriesOf,
   ) {}
 
   /** The document (of `model`, when given) and the caller's rights over it; 404 when it is absent or unreadable. */
@@ -209,6 +210,11 @@ export class DocumentService {
     format: Format,
     enforce: boolean,
   ): Promise<RevisionInput> {
+    const canonical = canonicalJson(doc);
+    // Extracted while the checks, compression and renditions below run; a write they refuse
+    // leaves the promise unawaited, which must then not count as an unhandled rejection.
+    const search = this.searchEntries(doc, canonical);
+    search.catch(() => {});
     const findings = await this.checks.findingsForWrite(
       identity,
       doc,
@@ -217,10 +223,9 @@ export class DocumentService {
       `${this.settings.publicUrl}/oscal/v1/${doc.model}/${id}`,
       enforce,
     );
-    const canonical = canonicalJson(doc);
     // Brotli of large documents would cost the request too much; they are served gzip or plain.
     const canonicalBlob = blobOf(canonical, canonical.length <= this.settings.inlineRenditionLimit);
-    return {
+    const revision: RevisionInput = {
       canonical: canonicalBlob,
       original: blobOf(body),
       originalFormat: format,
@@ -228,9 +233,11 @@ export class DocumentService {
       fields: fieldsOf(doc.content, doc.model),
       resources: resourcesOf(doc).map((r) => String(r.uuid)),
       findings,
-      search: searchEntriesOf(doc),
       ...inlineRenditions(doc, canonical, canonicalBlob, this.settings.inlineRenditionLimit),
     };
+    const entries = await search;
+    if (entries) revision.search = entries;
+    return revision;
   }
 
   async create(

@@ -1,4 +1,5 @@
 import type { Level } from '../oscal/constraints/index.js';
+import { searchEntriesOffThread, type SearchEntriesOf } from '../oscal/search/extract-thread.js';
 import type { Store, Visibility } from '../store/types.js';
 import { AliasService } from './aliases.js';
 import { AttachmentService } from './attachments.js';
@@ -26,14 +27,26 @@ export interface ServiceSettings {
 
 export type Services = ReturnType<typeof createServices>;
 
-/** Every use case over one store, wired as both interfaces use them. */
-export function createServices(store: Store, settings: ServiceSettings) {
+/**
+ * Every use case over one store, wired as both interfaces use them. `searchEntries` makes a
+ * write's search entries: the search bench gives one that makes none, to time writes without the index.
+ */
+export function createServices(
+  store: Store,
+  settings: ServiceSettings,
+  searchEntries: SearchEntriesOf = searchEntriesOffThread,
+) {
   // Writes are checked with the constraints, whose doc() loads as profile imports do, which read
   // documents as the caller may: the one circle of the services, closed once all exist.
   let validation: ValidationService | undefined;
-  const documents = new DocumentService(store, settings, {
-    findingsForWrite: (...args) => validation!.findingsForWrite(...args),
-  });
+  const documents = new DocumentService(
+    store,
+    settings,
+    {
+      findingsForWrite: (...args) => validation!.findingsForWrite(...args),
+    },
+    searchEntries,
+  );
   const attachments = new AttachmentService(store, documents, settings.publicUrl);
   const snapshots = new SnapshotService(store, documents);
   const aliases = new AliasService(store, documents);
