@@ -32,7 +32,8 @@ export function threadCalls<In, Out>(script: URL): ThreadCalls<In, Out> {
     w.on('message', ({ id, output, error }: Answer<Out>) => {
       const p = waiting.get(id);
       waiting.delete(id);
-      if (waiting.size === 0) w.unref();
+      // A thread being closed stays held until it has exited, so that close() is awaited to the end.
+      if (waiting.size === 0 && worker === w) w.unref();
       if (error === undefined) p?.resolve(output as Out);
       else p?.reject(new Error(error));
     });
