@@ -851,6 +851,36 @@ test(
 );
 
 test(
+  'PostgreSQL: a phrase read through GIN over a long range finds every row holding it there, and no row holding its words apart',
+  withPostgresStore(async (store) => {
+    // 80 matches among the newest 5,000 entries send the search back through GIN over a range of
+    // 27,500 ids (ranked-window.ts), read through the phrase's words and then tested for the
+    // phrase; rows with both words the other way round are in the range too.
+    const count = 45_000;
+    const matches = (i: number) => (i >= 40_000 ? i % 62 === 0 : i % 50 === 0);
+    const entries = Array.from({ length: count }, (_, i) =>
+      entry(
+        `/catalog/controls/${i}`,
+        matches(i) ? `least privilege ${i}` : i % 7 === 0 ? `privilege is least ${i}` : `filler ${i}`,
+      ),
+    );
+    await create(store, entries);
+    const seen = await allPages(store, '"least privilege"');
+    const expected = Array.from({ length: count }, (_, i) => i)
+      .filter(matches)
+      .reverse();
+    assert.deepEqual(
+      seen
+        .slice(0, RANKED_MATCHES)
+        .map(position)
+        .sort((a, b) => b - a),
+      expected.slice(0, RANKED_MATCHES),
+    );
+    assert.deepEqual(seen.slice(RANKED_MATCHES).map(position), expected.slice(RANKED_MATCHES));
+  }),
+);
+
+test(
   'PostgreSQL: entries are stored as written, backslashes, line ends, tabs, quotes, braces and a literal \\N included',
   withPostgresStore(async (store, sql) => {
     const tricky = [

@@ -206,16 +206,17 @@ const LONGEST_WORD = 2047;
 
 /**
  * The words of a query as a tsquery literal (for ::tsquery, which takes lexemes as given): phrases
- * with <->, terms with &. Undefined when a word is too long to have been indexed.
+ * with <->, terms with &. Undefined when a word is too long to have been indexed. With `phrase`
+ * ' & ', what PostgreSQL's search reads a range through GIN with (ranked-window.ts).
  */
-export function tsQuery(terms: SearchTerm[]): string | undefined {
+export function tsQuery(terms: SearchTerm[], phrase: ' <-> ' | ' & ' = ' <-> '): string | undefined {
   const phrases: string[] = [];
   for (const t of terms) {
     const ws = words(t.parts.join(' '));
     if (ws.length === 0) continue;
     if (ws.some((w) => Buffer.byteLength(w) > LONGEST_WORD)) return undefined;
     if (!t.prefix && isId(ws)) phrases.push(lexeme(idLexeme(ws)));
-    else phrases.push(`(${ws.map((w, i) => lexeme(w, t.prefix && i === ws.length - 1)).join(' <-> ')})`);
+    else phrases.push(`(${ws.map((w, i) => lexeme(w, t.prefix && i === ws.length - 1)).join(phrase)})`);
   }
   return phrases.join(' & ');
 }

@@ -54,18 +54,32 @@ const expectedSpan = (need: number, found: number, rows: number) =>
  * phrases and of words that go together fall short, up to fiftyfold, and a fetch that finds more
  * than FETCH_ALL stops there, the ranges going on from what it found, where growing eightfold
  * from the newest rows would build GIN's bitmap twice for most such searches.
+ *
+ * `candidates`: the query with its phrases' words joined by & (tsQuery), where it has phrases. GIN
+ * answers a phrase only by rechecking every row that holds all its words, across the table, and
+ * PostgreSQL rechecks each before it tests the row's id against the range (it expects few rows of a
+ * phrase, so it does not AND the range's bitmap in): "least privilege" as the admin read a range of
+ * 52,500 ids by rechecking 6,909 rows, 88-140 ms, for the 732 in it. GIN answers the candidates
+ * exactly, so the range is applied first and only the rows in it are tested for the phrase.
  */
-export async function rankedWindow(tx: Sql, match: string, words: string): Promise<{ id: number; rank: number }[]> {
+export async function rankedWindow(
+  tx: Sql,
+  match: string,
+  words: string,
+  candidates?: string,
+): Promise<{ id: number; rank: number }[]> {
   const rank = words ? `ts_rank(${RANK_WEIGHTS}, words, $2::tsquery)` : '0::real';
   const params = words ? [match, words] : [match];
-  const read = async (rows: string, limit: number) =>
+  /** `rows` may name `candidates` as this parameter, given then as well. */
+  const candidatesParam = `$${params.length + 1}::tsquery`;
+  const read = async (rows: string, limit: number, extra: string[] = []) =>
     (
       await tx.unsafe(
         // Ranked once found: the innermost LIMIT comes first.
         `SELECT id, ${rank} AS rank FROM (
           SELECT id, words FROM (${rows}) r WHERE words @@ $1::tsquery ORDER BY id DESC LIMIT ${limit}
         ) m ORDER BY id DESC`,
-        params,
+        [...params, ...extra],
       )
     ).map((r) => ({ id: Number(r.id), rank: Number(r.rank) }));
   const throughIndexes = async <T>(query: () => Promise<T>): Promise<T> => {
@@ -140,7 +154,11 @@ export async function rankedWindow(tx: Sql, match: string, words: string): Promi
     const more =
       span <= IN_ORDER_ROWS
         ? await read(`${range} ORDER BY id DESC OFFSET 0`, need)
-        : await throughIndexes(() => read(range, need));
+        : await throughIndexes(() =>
+            candidates === undefined
+              ? read(range, need)
+              : read(`${range} AND words @@ ${candidatesParam} OFFSET 0`, need, [candidates]),
+          );
     window.push(...more);
     need -= more.length;
     span = expectedSpan(need, more.length, edge - from);

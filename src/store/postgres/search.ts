@@ -191,10 +191,12 @@ export function postgresSearch(sql: postgres.Sql, pending: PendingEntries, rowsT
       const control = query.controlId === undefined ? undefined : controlKey(query.controlId);
       const words = tsQuery(terms);
       if (words === undefined || control === '' || (words === '' && control === undefined)) return [];
-      const match = tsFilterQuery(words, filterOf(query, control));
+      const filter = filterOf(query, control);
+      const match = tsFilterQuery(words, filter);
+      const candidates = tsFilterQuery(tsQuery(terms, ' & ')!, filter);
       // One snapshot for the window, what follows it and the rows of the page.
       return sql.begin('isolation level repeatable read read only', async (tx) => {
-        const window = await rankedWindow(tx, match, words);
+        const window = await rankedWindow(tx, match, words, candidates === match ? undefined : candidates);
         const { hits, from } = rankedPage(window, query.after, query.limit);
         if (from !== undefined) {
           const more = await tx`SELECT id FROM search_entries WHERE words @@ ${match}::tsquery AND id < ${from}
