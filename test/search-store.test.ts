@@ -100,6 +100,26 @@ async function allPages(store: Store, text: string, extra: Partial<SearchQuery> 
 /** Where a hit's entry is among entries written at /catalog/controls/<position>. */
 const position = (h: SearchHit) => Number(h.path.split('/').at(-1));
 
+/**
+ * Every page of a search over `count` entries written in order (their paths end in their
+ * positions): the newest RANKED_MATCHES of those that `matches`, in any order (ranked), then the
+ * rest newest first.
+ */
+function assertNewestRankedFirst(seen: SearchHit[], count: number, matches: (i: number) => boolean): void {
+  const expected = Array.from({ length: count }, (_, i) => i)
+    .filter(matches)
+    .reverse();
+  assert.equal(seen.length, expected.length);
+  assert.deepEqual(
+    seen
+      .slice(0, RANKED_MATCHES)
+      .map(position)
+      .sort((a, b) => b - a),
+    expected.slice(0, RANKED_MATCHES),
+  );
+  assert.deepEqual(seen.slice(RANKED_MATCHES).map(position), expected.slice(RANKED_MATCHES));
+}
+
 conformance('search', ({ withStore }) => {
   test(
     'entries written with a revision are found, located and with a marked snippet',
@@ -834,19 +854,7 @@ test(
     await sql`ANALYZE search_entries`;
     const planned = await plannedRows(sql, "'remark'");
     assert.ok(planned > 10 * RANKED_MATCHES, `the planner expects ${planned}`);
-    const seen = await allPages(store, 'remark');
-    const expected = Array.from({ length: count }, (_, i) => i)
-      .filter(matches)
-      .reverse();
-    assert.equal(seen.length, expected.length);
-    assert.deepEqual(
-      seen
-        .slice(0, RANKED_MATCHES)
-        .map(position)
-        .sort((a, b) => b - a),
-      expected.slice(0, RANKED_MATCHES),
-    );
-    assert.deepEqual(seen.slice(RANKED_MATCHES).map(position), expected.slice(RANKED_MATCHES));
+    assertNewestRankedFirst(await allPages(store, 'remark'), count, matches);
   }),
 );
 
@@ -865,18 +873,7 @@ test(
       ),
     );
     await create(store, entries);
-    const seen = await allPages(store, '"least privilege"');
-    const expected = Array.from({ length: count }, (_, i) => i)
-      .filter(matches)
-      .reverse();
-    assert.deepEqual(
-      seen
-        .slice(0, RANKED_MATCHES)
-        .map(position)
-        .sort((a, b) => b - a),
-      expected.slice(0, RANKED_MATCHES),
-    );
-    assert.deepEqual(seen.slice(RANKED_MATCHES).map(position), expected.slice(RANKED_MATCHES));
+    assertNewestRankedFirst(await allPages(store, '"least privilege"'), count, matches);
   }),
 );
 
