@@ -59,7 +59,7 @@ const expectedSpan = (need: number, found: number, rows: number) =>
  * answers a phrase only by rechecking every row that holds all its words, across the table, and
  * PostgreSQL rechecks each before it tests the row's id against the range (it expects few rows of a
  * phrase, so it does not AND the range's bitmap in): "least privilege" as the admin read a range of
- * 52,500 ids by rechecking 6,909 rows, 88-140 ms, for the 732 in it. GIN answers the candidates
+ * 52,500 ids by rechecking 6,909 rows, 75-140 ms, for the 732 in it. GIN answers the candidates
  * exactly, so the range is applied first and only the rows in it are tested for the phrase.
  */
 export async function rankedWindow(
