@@ -412,14 +412,14 @@ async function writeCost(store: Store, corpus: Corpus): Promise<void> {
   writeRates(WRITE_BLOCK, blocks, { extractionMs: extractMs / n });
 }
 
+/** What the services given it write: no search entries, and nothing extracted for them. */
+const noEntries = async () => undefined;
+
 /**
  * The same comparison through DocumentService.create, the whole of a POST but HTTP (parse, schema
  * and constraint checks, XML and YAML renditions, the write). "Without" is the service given a
  * searchEntries that makes no entries: nothing is extracted and the store writes none.
  */
-/** What the services given it write: no search entries, and nothing extracted for them. */
-const noEntries = async () => undefined;
-
 async function serviceWriteCost(store: Store, corpus: Corpus): Promise<void> {
   const withIndex = createServices(store, SETTINGS).documents;
   const withoutIndex = createServices(store, SETTINGS, noEntries).documents;

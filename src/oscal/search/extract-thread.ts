@@ -15,7 +15,7 @@ export interface ExtractInput {
   version: string;
 }
 
-export const EXTRACT_SCRIPT = new URL('./extract-worker.js', import.meta.url);
+const EXTRACT_SCRIPT = new URL('./extract-worker.js', import.meta.url);
 
 /** Extraction on a thread (searchEntriesOffThread), and a way to stop it. */
 export interface ExtractionThread {

@@ -31,7 +31,7 @@ export class SqliteConnection {
     this.db.pragma('wal_autocheckpoint = 4000');
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('busy_timeout = 10000');
-    this.group = new GroupCommit(this.db, (body) => this.transaction(body));
+    this.group = new GroupCommit((body) => this.transaction(body));
   }
 
   /** Statements are prepared once per connection: preparing costs more than running most of them. */

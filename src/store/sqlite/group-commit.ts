@@ -1,5 +1,3 @@
-import type Database from 'better-sqlite3';
-
 interface Queued {
   body: () => unknown;
   resolve: (value: unknown) => void;
@@ -20,10 +18,8 @@ export class GroupCommit {
   private queue: Queued[] = [];
   private following = false;
 
-  constructor(
-    private readonly db: Database.Database,
-    private readonly alone: <T>(body: () => T) => T,
-  ) {}
+  /** `transaction`: runs its body in a write transaction of its own, the group's or a single write's. */
+  constructor(private readonly transaction: <T>(body: () => T) => T) {}
 
   /** While the second or a later write of a shared transaction runs: others' changes are pending in it. */
   get followsOthers(): boolean {
@@ -47,7 +43,7 @@ export class GroupCommit {
     }
     for (const w of group) {
       try {
-        w.resolve(this.alone(w.body));
+        w.resolve(this.transaction(w.body));
       } catch (e) {
         w.reject(e);
       }
@@ -57,14 +53,12 @@ export class GroupCommit {
   /** The group's results, or undefined when one failed and the transaction was rolled back. */
   private together(group: Queued[]): unknown[] | undefined {
     try {
-      return this.db
-        .transaction(() =>
-          group.map((w, i) => {
-            this.following = i > 0;
-            return w.body();
-          }),
-        )
-        .immediate();
+      return this.transaction(() =>
+        group.map((w, i) => {
+          this.following = i > 0;
+          return w.body();
+        }),
+      );
     } catch {
       return undefined;
     } finally {
