@@ -11,24 +11,15 @@ import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import type { Identity } from '../src/auth/identity.js';
 import { plainBytes } from '../src/service/attachments.js';
 import { ServiceError } from '../src/errors.js';
-import { createServices, type ServiceSettings } from '../src/service/services.js';
+import { createServices } from '../src/service/services.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../src/store/types.js';
 import { newDataDir } from './support/server.js';
+import { SERVICE_ADMIN as admin, SERVICE_SETTINGS } from './support/services.js';
 
-const admin: Identity = { kind: 'user', name: 'admin', role: 'admin', groups: [], via: 'token' };
 const audit = { actor: 'other', action: 'other' };
-const settings: ServiceSettings = {
-  publicUrl: 'http://depot.test',
-  defaultVisibility: 'public',
-  inlineRenditionLimit: 1 << 20,
-  imports: { importMap: new Map(), allowHosts: new Set() },
-  maxFetch: 1 << 20,
-  rejectLevel: 'ERROR',
-};
 
 function catalog(id = randomUUID()): Buffer {
   const metadata = {
@@ -68,7 +59,7 @@ function interrupted(store: Store, method: keyof Store, meanwhile: () => Promise
 
 /** The services a server builds, over `store`. */
 function services(store: Store) {
-  return createServices(store, settings);
+  return createServices(store, SERVICE_SETTINGS);
 }
 
 async function rejectsNotFound(answer: Promise<unknown>, message: RegExp): Promise<void> {
