@@ -46,10 +46,15 @@ export async function retryWhenGone<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
-async function storedText(store: BlobStore, canonicalHash: string): Promise<string> {
+/** A stored JSON form's bytes. */
+export async function storedBytes(store: BlobStore, canonicalHash: string): Promise<Buffer> {
   const gzip = await store.getBlob(canonicalHash);
   if (!gzip) throw new ContentGone(`blob ${canonicalHash} is gone`);
-  return gunzip(gzip).toString('utf8');
+  return gunzip(gzip);
+}
+
+async function storedText(store: BlobStore, canonicalHash: string): Promise<string> {
+  return (await storedBytes(store, canonicalHash)).toString('utf8');
 }
 
 /** A stored JSON form, read back. */

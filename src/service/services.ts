@@ -28,8 +28,9 @@ export interface ServiceSettings {
 export type Services = ReturnType<typeof createServices>;
 
 /**
- * Every use case over one store, wired as both interfaces use them. `searchEntries` makes a
- * write's search entries: the search bench gives one that makes none, to time writes without the index.
+ * Every use case over one store, wired as both interfaces use them. `searchEntries` makes the
+ * search entries of a write and of a reindex: the search bench gives one that makes none, to time
+ * writes without the index.
  */
 export function createServices(
   store: Store,
@@ -56,7 +57,7 @@ export function createServices(
     ...settings.imports,
   });
   const constraintSets = new ConstraintSetService(store);
-  const search = new SearchService(store);
+  const search = new SearchService(store, searchEntries);
   validation = new ValidationService(
     store,
     documents,
