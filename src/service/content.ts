@@ -46,8 +46,7 @@ export async function retryWhenGone<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
-/** A stored JSON form's bytes. */
-export async function storedBytes(store: BlobStore, canonicalHash: string): Promise<Buffer> {
+async function storedBytes(store: BlobStore, canonicalHash: string): Promise<Buffer> {
   const gzip = await store.getBlob(canonicalHash);
   if (!gzip) throw new ContentGone(`blob ${canonicalHash} is gone`);
   return gunzip(gzip);
@@ -57,9 +56,18 @@ async function storedText(store: BlobStore, canonicalHash: string): Promise<stri
   return (await storedBytes(store, canonicalHash)).toString('utf8');
 }
 
+/** A stored JSON form, read back, with the bytes it was stored as. */
+async function readStoredWithBytes(
+  store: BlobStore,
+  canonicalHash: string,
+): Promise<{ doc: ParsedDocument; canonical: Buffer }> {
+  const canonical = await storedBytes(store, canonicalHash);
+  return { doc: parseOscal(canonical.toString('utf8'), 'json'), canonical };
+}
+
 /** A stored JSON form, read back. */
 export async function readStored(store: BlobStore, canonicalHash: string): Promise<ParsedDocument> {
-  return parseOscal(await storedText(store, canonicalHash), 'json');
+  return (await readStoredWithBytes(store, canonicalHash)).doc;
 }
 
 export async function revisionRecord(
@@ -78,6 +86,15 @@ export async function readRevision(
   revision: number,
 ): Promise<ParsedDocument> {
   return readStored(store, (await revisionRecord(store, documentId, revision)).canonicalHash);
+}
+
+/** A revision's content, and its stored JSON form's bytes: for a thread that parses them again. */
+export async function readRevisionWithBytes(
+  store: RevisionStore & BlobStore,
+  documentId: string,
+  revision: number,
+): Promise<{ doc: ParsedDocument; canonical: Buffer }> {
+  return readStoredWithBytes(store, (await revisionRecord(store, documentId, revision)).canonicalHash);
 }
 
 /** A revision's stored JSON form as plain JSON: it is typed by the model already, which is all some readers need. */

@@ -3,7 +3,6 @@ import { principalsOf } from '../auth/identity.js';
 import { seesEveryDocument } from '../auth/policy.js';
 import { refuse } from '../errors.js';
 import { MODELS } from '../oscal/model/models.js';
-import { parseOscal } from '../oscal/formats/index.js';
 import { searchEntriesOffThread, type SearchEntriesOf } from '../oscal/search/extract-thread.js';
 import type { SearchStore } from '../store/interfaces/search.js';
 import type {
@@ -15,7 +14,7 @@ import type {
   SearchHit,
   SearchQuery,
 } from '../store/types.js';
-import { ContentGone, revisionRecord, storedBytes } from './content.js';
+import { ContentGone, readRevisionWithBytes } from './content.js';
 
 /** A hit with its document, for the list fields a result shows beside the object found. */
 export interface SearchResult {
@@ -95,11 +94,8 @@ export class SearchService {
     const doc = await this.store.getDocument(id);
     if (!doc) return false;
     try {
-      const canonical = await storedBytes(
-        this.store,
-        (await revisionRecord(this.store, id, doc.revision)).canonicalHash,
-      );
-      const entries = await this.searchEntries(parseOscal(canonical.toString('utf8'), 'json'), canonical);
+      const stored = await readRevisionWithBytes(this.store, id, doc.revision);
+      const entries = await this.searchEntries(stored.doc, stored.canonical);
       return entries !== undefined && (await this.store.indexRevision(id, doc.revision, entries));
     } catch (e) {
       if (e instanceof ContentGone) return false;
