@@ -171,7 +171,12 @@ export function sqliteSearch(c: SqliteConnection): SearchStore {
           `SELECT e.document_id, d.model, e.path, e.kind, e.key, e.title, e.text
           FROM search_entries e JOIN documents d ON d.id = e.document_id WHERE e.id = CAST(? AS INTEGER)`,
         );
-        return hits.map((h) => hitOf(row.get(h.id) as Parameters<typeof hitOf>[0], h, terms));
+        // An index entry with no row behind it (a store edited by hand) is left out, as the
+        // PostgreSQL store leaves out an id it finds no row for: the page is shorter, not a 500.
+        return hits.flatMap((h) => {
+          const found = row.get(h.id) as Parameters<typeof hitOf>[0] | undefined;
+          return found ? [hitOf(found, h, terms)] : [];
+        });
       })();
     },
   };
