@@ -2,6 +2,8 @@
  * Versioned schema migrations, one list for every backend: each step gives the SQL per dialect.
  * A store applies, in order, the steps above the highest version it has recorded.
  */
+import { SEARCH_WINDOW_FUNCTIONS } from './postgres/search-window-function.js';
+
 export interface Migration {
   version: number;
   description: string;
@@ -383,5 +385,11 @@ export const MIGRATIONS: readonly Migration[] = [
     // index probe in process, and stays.
     sqlite: '',
     postgres: 'ALTER TABLE search_entries DROP CONSTRAINT search_entries_document_id_fkey;',
+  },
+  {
+    version: 13,
+    description: "PostgreSQL finds a search's ranked window in one function call, where the store sent each step",
+    sqlite: '',
+    postgres: SEARCH_WINDOW_FUNCTIONS,
   },
 ];
