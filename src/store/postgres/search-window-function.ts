@@ -2,7 +2,8 @@
  * The PostgreSQL functions that find a search's ranked window (ranked-window.ts says how), made
  * by migration 13. They run in the server so that a search is one statement there, where the
  * same steps sent from here were some fifteen round trips, each 0.2-0.6 ms on a loopback
- * connection: a third of a search's time. A change of them is a new migration that replaces them.
+ * connection and more where the database is on another host. A change of them is a new
+ * migration that replaces them.
  *
  * Every read is EXECUTEd, so that it is planned for its own ids and query, as the statements sent
  * from here were: a plan cached for any range would pick one way of reading for all of them.
