@@ -38,6 +38,17 @@ export const SEARCH_WINDOW_FUNCTIONS = `
     INTO ids, ranks USING match, words, candidates;
   END $$;
 
+  -- The planner's estimate of the rows 'match' finds, from the lexemes' frequencies ANALYZE sampled.
+  CREATE FUNCTION search_window_planned(match tsquery) RETURNS double precision
+  LANGUAGE plpgsql VOLATILE
+  AS $$
+  DECLARE
+    plan json;
+  BEGIN
+    EXECUTE 'EXPLAIN (FORMAT JSON) SELECT id FROM search_entries WHERE words @@ $1' INTO plan USING match;
+    RETURN (plan -> 0 -> 'Plan' ->> 'Plan Rows')::double precision;
+  END $$;
+
   CREATE FUNCTION search_window(match tsquery, words tsquery, candidates tsquery, ranked integer)
   RETURNS TABLE (id bigint, rank real)
   LANGUAGE plpgsql VOLATILE
@@ -67,7 +78,6 @@ export const SEARCH_WINDOW_FUNCTIONS = `
     planned double precision;
     older double precision;
     total bigint;
-    plan json;
     ids bigint[];
     ranks real[];
     more_ids bigint[];
@@ -84,8 +94,7 @@ export const SEARCH_WINDOW_FUNCTIONS = `
     need := ranked - cardinality(ids);
     span := search_window_span(need, cardinality(ids), last_id - edge + 1);
     IF cardinality(ids) = 0 AND edge > first_id THEN
-      EXECUTE 'EXPLAIN (FORMAT JSON) SELECT id FROM search_entries WHERE words @@ $1' INTO plan USING match;
-      planned := (plan -> 0 -> 'Plan' ->> 'Plan Rows')::double precision;
+      planned := search_window_planned(match);
       fetch_first := planned <= fetch_all;
     END IF;
     WHILE need > 0 AND edge > first_id LOOP
@@ -95,11 +104,7 @@ export const SEARCH_WINDOW_FUNCTIONS = `
         IF fetch_first THEN
           older := 0;
         ELSE
-          IF planned IS NULL THEN
-            EXECUTE 'EXPLAIN (FORMAT JSON) SELECT id FROM search_entries WHERE words @@ $1' INTO plan USING match;
-            planned := (plan -> 0 -> 'Plan' ->> 'Plan Rows')::double precision;
-          END IF;
-          older := planned - cardinality(ids);
+          older := coalesce(planned, search_window_planned(match)) - cardinality(ids);
         END IF;
         IF older > fetch_all THEN
           span := search_window_span(need, older, edge - first_id);
