@@ -17,8 +17,11 @@ import { CONTENT, filesUnder, REV5_A849, shortName } from './support/shared.js';
 /** `level constraint-id` to how many findings it gives. */
 type Expected = Record<string, number>;
 
-/** NIST's 1.1.2 resolved baselines keep the related links of the full catalog (see the test below). */
-const RELATED_LINKS = 'ERROR oscal-catalog:assembly:control/index-has-key-1';
+/**
+ * NIST's 1.1.2 resolved baselines keep the related links of the full catalog (see the test below),
+ * a WARNING since NIST's 1.2.0 correction (corrections.ts).
+ */
+const RELATED_LINKS = 'WARNING oscal-catalog:assembly:control/index-has-key-1';
 const RESOLVED_112: Record<string, number> = { LOW: 501, MODERATE: 355, HIGH: 319, PRIVACY: 435 };
 
 function expectedFor(name: string): Expected {
@@ -63,6 +66,7 @@ describe('NIST content with the model constraints of its release', () => {
       const result = await validated(file);
       assert.equal(result.constraintsChecked, true);
       assert.deepEqual(tally(result.issues), expectedFor(shortName(file)));
+      assert.equal(result.valid, true, 'nothing at ERROR or above: the command line exits 0');
       assert.ok(
         result.issues.every((i) => i.line !== undefined && i.line > 0),
         'every finding is located',
@@ -71,7 +75,7 @@ describe('NIST content with the model constraints of its release', () => {
   }
 });
 
-describe('why NIST content has ERROR findings', () => {
+describe('why NIST content has findings', () => {
   const controlIds = (catalog: { groups?: { controls?: unknown[] }[]; controls?: unknown[] }): Set<string> => {
     const ids = new Set<string>();
     const collect = (controls: { id: string; controls?: unknown[] }[] | undefined) => {
@@ -94,7 +98,7 @@ describe('why NIST content has ERROR findings', () => {
   // baseline holds only the baseline's controls but keeps the links of the catalog they came
   // from. NIST acknowledges the constraint is too strict there (usnistgov/OSCAL#2093).
   for (const file of files.filter((f) => expectedFor(shortName(f))[RELATED_LINKS])) {
-    test(`${shortName(file)}: each ERROR is a related link to an 800-53 control outside the baseline`, async () => {
+    test(`${shortName(file)}: each WARNING is a related link to an 800-53 control outside the baseline`, async () => {
       const result = await validated(file);
       const baseline = controlIds(parseOscal(readFileSync(file, 'utf8')).content.catalog as never);
       for (const issue of result.issues) {

@@ -1,10 +1,12 @@
 /**
  * OSCAL 1.0.0's modules hold constraints that cannot be evaluated (expressions that are not
  * valid Metapath, or that fail on every node they apply to), that check nothing by a typo, or
- * that NIST's own 1.0.0 content breaks, and 1.1.0-1.1.2 ask hashes for half their digits. NIST
- * corrected each of them in the next release; we apply the constraints with those corrections
- * (docs/decisions.md, "NIST's constraints as NIST corrected them"). The build fails when an entry no longer matches exactly as many elements as
- * it says, so this list cannot silently go stale.
+ * that NIST's own 1.0.0 content breaks; 1.1.0-1.1.2 ask hashes for half their digits, and hold
+ * the related-control links of NIST's own resolved baselines to be errors. NIST corrected each
+ * of them in a later release (1.0.1, 1.1.3 or 1.2.0); we apply the constraints with those
+ * corrections (docs/decisions.md, "NIST's constraints as NIST corrected them"). The build fails
+ * when an entry no longer matches exactly as many elements as it says, so this list cannot
+ * silently go stale.
  */
 import type { XmlElement } from '../../metaschema/xml-tree.js';
 
@@ -172,6 +174,18 @@ export const CORRECTIONS: readonly Correction[] = [
     uses: 1,
     why: "a resource without an rlink or base64 (a citation only, as three of NIST's 1.0.0 SP 800-53 catalog are) was an error; 1.0.1 made it a warning",
   },
+  ...['1.1.0', '1.1.1', '1.1.2'].map((version): Correction => ({
+    version,
+    file: 'oscal_catalog_metaschema.xml',
+    element: 'index-has-key',
+    written: {
+      name: 'catalog-groups-controls-parts',
+      target: "link[@rel=('related','required','incorporated-into','moved-to') and starts-with(@href,'#')]",
+    },
+    corrected: { attrs: { level: 'WARNING' } },
+    uses: 1,
+    why: "a resolved catalog keeps the related-control links of controls the baseline left out, so NIST's own resolved baselines broke it; NIST agreed the rule is wrong for them (usnistgov/OSCAL#2093) and 1.2.0 made it a WARNING",
+  })),
   ...['1.1.0', '1.1.1', '1.1.2'].flatMap((version) =>
     HASH_LENGTHS.map(([algorithms, written, corrected]): Correction => ({
       version,
