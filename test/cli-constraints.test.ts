@@ -41,6 +41,58 @@ function brokenCatalog(): string {
   return file;
 }
 
+describe("validate: oscal-cli's flags", () => {
+  /** A catalog with neither title nor last-modified (schema errors) and a control without its statement (a model constraint). */
+  function partialCatalog(withVersion = true): string {
+    const doc = webCatalog();
+    delete doc.catalog.metadata.title;
+    if (!withVersion) delete doc.catalog.metadata['oscal-version'];
+    delete doc.catalog.controls[1].parts;
+    const file = join(work, `partial-${withVersion}.json`);
+    writeFileSync(file, JSON.stringify(doc, null, 2));
+    return file;
+  }
+  const rules = (stdout: string) =>
+    stdout
+      .split('\n')
+      .filter((l) => l.includes(' /catalog'))
+      .map((l) => /\[([^\]]+)\]$/.exec(l)?.[1] ?? 'schema');
+
+  test('schema problems and constraint findings together; --disable-schema-validation and --disable-constraint-validation take out one each', () => {
+    const file = partialCatalog();
+    assert.deepEqual(rules(run([file]).stdout), ['schema', 'catalog-control-require-statement-when-not-withdrawn']);
+    const noSchema = run(['--disable-schema-validation', file]);
+    assert.equal(noSchema.code, 1);
+    assert.deepEqual(rules(noSchema.stdout), ['catalog-control-require-statement-when-not-withdrawn']);
+    assert.deepEqual(rules(run(['--disable-constraint-validation', file]).stdout), ['schema']);
+    assert.deepEqual(rules(run(['--no-constraints', file]).stdout), ['schema']);
+  });
+
+  test('a document that declares no release: the newest, with a note; --oscal-version chooses; an unknown release is refused', () => {
+    const file = partialCatalog(false);
+    const newest = run(['--disable-schema-validation', '--format', 'json', file]);
+    const [result] = JSON.parse(newest.stdout);
+    assert.equal(result.version, '1.2.2');
+    assert.equal(result.issues[0].code, 'version-assumed');
+    const chosen = JSON.parse(run(['--oscal-version', '1.1.2', '--format', 'json', file]).stdout)[0];
+    assert.equal(chosen.version, '1.1.2');
+    const unknown = run(['--oscal-version', '9.9', file]);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /9\.9.*invalid|Allowed choices/);
+  });
+
+  test('SARIF with --sarif-include-pass and the schema off: the failing rule fails, a rule that held passes', () => {
+    const file = partialCatalog();
+    const log = JSON.parse(
+      run(['--disable-schema-validation', '--format', 'sarif', '--sarif-include-pass', file]).stdout,
+    );
+    const kinds = (id: string) => log.runs[0].results.filter((r: Json) => r.ruleId === id).map((r: Json) => r.kind);
+    assert.deepEqual(kinds('catalog-control-require-statement-when-not-withdrawn'), ['fail']);
+    assert.ok(log.runs[0].results.some((r: Json) => r.kind === 'pass'));
+    assert.ok(!log.runs[0].results.some((r: Json) => r.ruleId?.startsWith('schema-')), 'no schema results');
+  });
+});
+
 describe('validate: the model constraints', () => {
   test('an ERROR finding: file:line:col path level: message [constraint id], exit 1; --no-constraints checks the schema only', () => {
     const file = brokenCatalog();

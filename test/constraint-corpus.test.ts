@@ -24,8 +24,10 @@ interface Breakage {
   path: string;
   /** The findings' level, when not ERROR. */
   level?: string;
-  /** How many constraints fire, when NIST defines more than one that the change breaks. */
-  fires?: number;
+  /** How many constraints fire, when NIST defines more than one that the change breaks (by release, where they differ). */
+  fires?: number | Record<string, number>;
+  /** The releases where two of the constraints that fire share one id (1.2.2 names two lists alike). */
+  sharedIds?: string[];
 }
 
 const MISSING_UUID = '0badc0de-0000-4000-8000-000000000000';
@@ -127,6 +129,10 @@ const BREAKAGES: readonly Breakage[] = [
     id: /allowed-values|prop/i,
     message: /"no-such-prop"; it must be one of/,
     path: 'metadata/props/0/name',
+    // Several lists name the value (metadata's, the property's own, and in 1.0.4 the catalog's);
+    // metaschema-java fails each (DefaultConstraintValidator.ValueStatus.validate).
+    fires: { 'system-security-plan@1.1.2': 2, 'component-definition@1.2.2': 2, 'catalog@1.0.4': 3 },
+    sharedIds: ['component-definition@1.2.2'],
   },
   {
     what: 'a link to a back-matter resource that does not exist',
@@ -168,14 +174,15 @@ describe('constraint corpus: each mutation breaks one rule, and only its constra
           const before = new Set((await findings(original, base, format)).map(key));
           const mutated = applyEdits(original, base.model, b.edits);
           const added = (await findings(mutated, base, format)).filter((i) => !before.has(key(i)));
+          const fires = typeof b.fires === 'object' ? b.fires[id]! : (b.fires ?? 1);
           assert.equal(
             added.length,
-            b.fires ?? 1,
-            `${b.fires ?? 1} new finding(s), got:\n  ${added.map(key).join('\n  ') || '(none)'}`,
+            fires,
+            `${fires} new finding(s), got:\n  ${added.map(key).join('\n  ') || '(none)'}`,
           );
           assert.equal(
             new Set(added.map((f) => f.constraintId)).size,
-            added.length,
+            b.sharedIds?.includes(id) ? 1 : added.length,
             'each from a constraint of its own',
           );
           for (const finding of added) {

@@ -298,7 +298,9 @@ describe('allowed-values: the applicable set of a value', () => {
     );
   });
 
-  test('an open list (allow-other) beside a closed one: the closed one decides', async () => {
+  // metaschema-java's DefaultConstraintValidator (ValueStatus.validate): a value no list names,
+  // where one list is closed, fails every list that does not name it, each at the highest level among them.
+  test('an open list (allow-other) beside a closed one: the closed one decides, and a value in neither fails both', async () => {
     const sets = [
       await setOf(`
       <allowed-values id="open" target="group/@id" allow-other="yes" extensible="external"><enum value="zz"/></allowed-values>
@@ -307,7 +309,10 @@ describe('allowed-values: the applicable set of a value', () => {
     const r = await validateFully(JSON.stringify(catalog()), { sets });
     assert.deepEqual(
       r.issues.filter((i) => i.source === 'values').map((i) => [i.constraintId, i.path, i.level]),
-      [['closed', '/catalog/groups/1/id', 'WARNING']],
+      [
+        ['open', '/catalog/groups/1/id', 'ERROR'],
+        ['closed', '/catalog/groups/1/id', 'ERROR'],
+      ],
     );
   });
 
@@ -322,7 +327,8 @@ describe('allowed-values: the applicable set of a value', () => {
     );
   });
 
-  test('extensible="none" beside another list on the same value is an error of the constraints', async () => {
+  // DefaultConstraintValidator.ValueStatus.registerAllowedValue: a list more open than one before it is the error.
+  test('extensible="none" followed by another list on the same value is an error of the later one', async () => {
     const sets = [
       await setOf(`
       <allowed-values id="only" target="group/@id" extensible="none"><enum value="ac"/><enum value="au"/></allowed-values>
@@ -332,24 +338,41 @@ describe('allowed-values: the applicable set of a value', () => {
     const errors = r.issues.filter((i) => i.source === 'values');
     assert.deepEqual(
       errors.map((i) => [i.code, i.constraintId, i.level]),
-      [['constraint-error', 'only', 'ERROR']],
+      [['constraint-error', 'more', 'ERROR']],
     );
     assert.match(errors[0]!.message, /extensible="none"/);
     assert.equal(r.valid, false);
   });
 
-  test('an external list on a value the model closes to others (extensible="model") is an error of the constraints', async () => {
+  // IAllowedValuesConstraint.EXTENSIBLE_DEFAULT is EXTERNAL in metaschema-java, as in metaschema.xsd.
+  test('an external list on a value the model lists too: no conflict, since model lists are open to extension by default', async () => {
     const sets = [
       await setOf(
         '<allowed-values id="ours" target="group/control/link/@rel" extensible="external"><enum value="related"/></allowed-values>',
       ),
     ];
     const r = await validateFully(JSON.stringify(catalog()), { sets });
+    assert.deepEqual(
+      r.issues.filter((i) => i.code === 'constraint-error'),
+      [],
+    );
+  });
+
+  test('a list after one that says extensible="model" is still an error when it is more open', async () => {
+    const sets = [
+      await setOf(`
+      <allowed-values id="closer" target="group/@id" extensible="model"><enum value="ac"/><enum value="au"/></allowed-values>
+      <allowed-values id="wider" target="group/@id" extensible="external"><enum value="zz"/></allowed-values>`),
+    ];
+    const r = await validateFully(JSON.stringify(catalog()), { sets });
     const errors = r.issues.filter((i) => i.code === 'constraint-error');
-    assert.equal(errors.length, 1);
+    assert.deepEqual(
+      errors.map((i) => i.constraintId),
+      ['wider'],
+    );
     assert.match(
       errors[0]!.message,
-      /allowed-values ours of values targets a value whose model constraint .* does not accept external extensions/,
+      /allowed-values wider \(extensible="external"\) extends a value whose allowed-values closer says extensible="model"/,
     );
   });
 });
@@ -393,16 +416,32 @@ describe('processing errors', () => {
   });
 });
 
-describe('constraints are checked only on content the schema accepts', () => {
-  test('a schema error is reported alone, and the result says constraints were not checked', async () => {
+// metaschema-java's AbstractValidateContentCommand runs the constraints whatever the schema found.
+describe('constraints run whatever the schema finds', () => {
+  test('a schema error is reported with the constraint findings, and the result says constraints were checked', async () => {
     const doc = catalog();
     body(doc).metadata['last-modified'] = 'yesterday';
+    body(doc).groups[1]!.id = 'zz';
     const r = await validateFully(JSON.stringify(doc), { sets: [set] });
     assert.deepEqual(
-      r.issues.map((i) => i.code),
-      ['schema-pattern'],
+      r.issues.map((i) => [i.code, i.constraintId ?? '']),
+      [
+        ['schema-pattern', ''],
+        ['constraint-allowed-values', 'group-ids'],
+      ],
     );
-    assert.equal(r.constraintsChecked, false);
+    assert.equal(r.constraintsChecked, true);
+  });
+
+  test('with the schema check off, only the constraint findings', async () => {
+    const doc = catalog();
+    body(doc).metadata['last-modified'] = 'yesterday';
+    body(doc).groups[1]!.id = 'zz';
+    const r = await validateFully(JSON.stringify(doc), { sets: [set], schema: false });
+    assert.deepEqual(
+      r.issues.map((i) => i.code),
+      ['constraint-allowed-values'],
+    );
   });
 
   test('--no-constraints: the schema only', async () => {

@@ -298,6 +298,33 @@ describe('POST /validate and GET /{model}/{id}/validation', () => {
     assert.ok(run.tool.driver.rules.some((r: Json) => r.id === failed[0].ruleId));
   });
 
+  test("oscal-cli's choices as query parameters: schema or constraints off, the release of content that declares none", async () => {
+    const doc = webCatalog('7d4e5f6a-7b8c-4d9e-8f0a-1b2c3d4e5f6a');
+    delete doc.catalog.controls[0].parts;
+    doc.catalog.metadata['last-modified'] = 'yesterday';
+    const body = JSON.stringify(doc);
+    const codes = async (query: string) => {
+      const res = await gen('POST', `/validate${query}`, { token: reader, body, contentType: 'application/json' });
+      assert.equal(res.status, 200, res.text);
+      return res.json().findings.map((f: Json) => f.code);
+    };
+    assert.deepEqual(await codes(''), ['schema-pattern', 'constraint-expect'], 'both, in one run');
+    assert.deepEqual(await codes('?disable-schema-validation=true'), ['constraint-expect']);
+    assert.deepEqual(await codes('?disable-constraint-validation=true'), ['schema-pattern']);
+    delete doc.catalog.metadata['oscal-version'];
+    const undeclared = await gen('POST', '/validate?oscal-version=1.0.4&disable-schema-validation=true', {
+      token: reader,
+      body: JSON.stringify(doc),
+      contentType: 'application/json',
+    });
+    assert.equal(undeclared.json()['oscal-version'], '1.0.4');
+    assert.equal(undeclared.json().findings[0].code, 'version-assumed');
+    assertErrorBody(
+      await gen('POST', '/validate?oscal-version=9.9', { token: reader, body, contentType: 'application/json' }),
+      400,
+    );
+  });
+
   test('statuses: 401 anonymous, 406 unacceptable, 415 unknown body type, 400 unknown set, 404 unknown document; unreadable content is a report', async () => {
     const body = JSON.stringify(webCatalog());
     assertErrorBody(await gen('POST', '/validate', { body, contentType: 'application/json' }), 401);

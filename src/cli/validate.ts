@@ -5,6 +5,7 @@ import { Command, Option } from 'commander';
 import { ConstraintDefinitionError, readConstraintSet } from '../oscal/constraints/external.js';
 import type { ConstraintSet } from '../oscal/constraints/index.js';
 import { FORMATS, type Format } from '../oscal/formats/index.js';
+import { SUPPORTED_VERSIONS } from '../oscal/model/versions.js';
 import { atLeast, validateFully, type ValidationIssue, type ValidationResult } from '../oscal/validate/index.js';
 import { fileLoader, parseMap } from './file-loader.js';
 import { readInput } from './io.js';
@@ -19,6 +20,9 @@ interface ValidateCommandOptions {
   format: 'text' | 'json' | 'sarif';
   from?: Format;
   constraints: string[] | false;
+  disableSchemaValidation?: boolean;
+  disableConstraintValidation?: boolean;
+  oscalVersion?: string;
   sarifIncludePass?: boolean;
   map: string[];
 }
@@ -31,7 +35,9 @@ async function check(file: string, opts: ValidateCommandOptions, sets: Constrain
       file,
       ...(await validateFully(text, {
         ...(opts.from ? { format: opts.from } : {}),
-        constraints: opts.constraints !== false,
+        schema: opts.disableSchemaValidation !== true,
+        constraints: opts.constraints !== false && opts.disableConstraintValidation !== true,
+        ...(opts.oscalVersion ? { oscalVersion: opts.oscalVersion } : {}),
         sets,
         loader: fileLoader(parseMap(opts.map)),
         ...(base ? { base } : {}),
@@ -86,12 +92,20 @@ export function validateCommand(): Command {
     .addOption(new Option('--format <format>', 'report format').choices(['text', 'json', 'sarif']).default('text'))
     .addOption(new Option('--from <format>', 'input format, when detection is not wanted').choices(FORMATS))
     .option(
-      '--constraints <set.xml>',
+      '-c, --constraints <set.xml>',
       'also apply this external constraint set (metaschema-meta-constraints); repeatable',
       (v: string, all: string[]) => [...all, v],
       [],
     )
-    .option('--no-constraints', 'check the schema only')
+    .option('--disable-schema-validation', 'skip the schema check; constraints still run on what could be read')
+    .option('--disable-constraint-validation', 'check the schema only')
+    .option('--no-constraints', 'the same as --disable-constraint-validation')
+    .addOption(
+      new Option(
+        '--oscal-version <version>',
+        'the OSCAL release to check a document against when it declares none (default: the newest)',
+      ).choices(SUPPORTED_VERSIONS),
+    )
     .option(
       '--sarif-include-pass',
       'with --format sarif, a "pass" result for each constraint that was evaluated and held',
@@ -105,7 +119,7 @@ export function validateCommand(): Command {
     .action(async (files: string[], opts: ValidateCommandOptions) => {
       let sets: ConstraintSet[];
       try {
-        sets = opts.constraints === false ? [] : await readSets(opts.constraints);
+        sets = opts.constraints === false || opts.disableConstraintValidation ? [] : await readSets(opts.constraints);
       } catch (e) {
         process.stderr.write(
           `oscal-depot: ${e instanceof ConstraintDefinitionError ? e.message : (e as Error).message}\n`,

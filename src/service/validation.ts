@@ -101,12 +101,12 @@ export class ValidationService {
     );
   }
 
-  /** POST /validate: any content, checked without storing it. */
+  /** POST /validate: any content, checked without storing it, with oscal-cli's choices. */
   async validateBody(
     identity: Identity,
     body: Buffer,
     contentType: string | undefined,
-    setNames: readonly string[],
+    choices: { sets: readonly string[]; schema: boolean; constraints: boolean; oscalVersion?: string },
   ): Promise<ValidationResult> {
     if (identity.kind === 'anonymous') throw unauthenticated();
     const format = formatOfContentType(contentType);
@@ -116,11 +116,14 @@ export class ValidationService {
         'send the content as application/json, application/xml or application/yaml',
       );
     }
-    const sets = await this.constraintSets.sets(identity, setNames);
+    const sets = choices.constraints ? await this.constraintSets.sets(identity, choices.sets) : [];
     const text = bodyText(body, format);
     // Relative references resolve as they would once the content is stored (../profile/{id} is a stored profile).
     return validateFully(text, {
       format,
+      schema: choices.schema,
+      constraints: choices.constraints,
+      ...(choices.oscalVersion !== undefined ? { oscalVersion: choices.oscalVersion } : {}),
       sets,
       loader: this.loaders(identity),
       baseOf: (doc) =>

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LEVELS } from '../../oscal/constraints/index.js';
+import { SUPPORTED_VERSIONS } from '../../oscal/model/versions.js';
 import type { ValidationResult } from '../../oscal/validate/index.js';
 import { sarifLog } from '../../oscal/validate/sarif.js';
 import type { ConstraintSetService } from '../../service/constraint-sets.js';
@@ -35,9 +36,33 @@ const VALIDATION_QUERY = {
   additionalProperties: false,
 } as const;
 
+/** POST /validate's choices besides the sets: oscal-cli's flags, as query parameters. */
+const VALIDATE_BODY_QUERY = {
+  ...VALIDATION_QUERY,
+  properties: {
+    ...VALIDATION_QUERY.properties,
+    'disable-schema-validation': {
+      type: 'boolean',
+      description: 'skip the schema check; the constraints still run on what could be read',
+    },
+    'disable-constraint-validation': { type: 'boolean', description: 'check the schema only' },
+    'oscal-version': {
+      type: 'string',
+      enum: SUPPORTED_VERSIONS,
+      description: 'the OSCAL release to check content that declares none against (default: the newest)',
+    },
+  },
+} as const;
+
 interface ValidationQuery {
   constraints?: string;
   'include-pass'?: boolean;
+}
+
+interface ValidateBodyQuery extends ValidationQuery {
+  'disable-schema-validation'?: boolean;
+  'disable-constraint-validation'?: boolean;
+  'oscal-version'?: string;
 }
 
 /** A validation report: JSON, or SARIF as Accept asks. */
@@ -225,7 +250,7 @@ export async function validationRoutes(app: FastifyInstance, deps: ValidationDep
     },
   );
 
-  app.post<{ Body: Buffer; Querystring: ValidationQuery }>(
+  app.post<{ Body: Buffer; Querystring: ValidateBodyQuery }>(
     '/validate',
     {
       ...describe({
@@ -236,7 +261,7 @@ export async function validationRoutes(app: FastifyInstance, deps: ValidationDep
         access: 'required',
         description:
           'Content that is not valid is still 200: the report says what is wrong. Accept: application/json (default) or application/sarif+json.',
-        querystring: VALIDATION_QUERY,
+        querystring: VALIDATE_BODY_QUERY,
         body: OSCAL_BODY,
         responses: {
           200: reportResponse('The validation report', 'ValidationReport'),
@@ -249,12 +274,13 @@ export async function validationRoutes(app: FastifyInstance, deps: ValidationDep
       }),
     },
     async (request, reply) => {
-      const result = await validation.validateBody(
-        request.identity,
-        bodyOf(request),
-        request.headers['content-type'],
-        setNames(request.query),
-      );
+      const { query } = request;
+      const result = await validation.validateBody(request.identity, bodyOf(request), request.headers['content-type'], {
+        sets: setNames(query),
+        schema: query['disable-schema-validation'] !== true,
+        constraints: query['disable-constraint-validation'] !== true,
+        ...(query['oscal-version'] !== undefined ? { oscalVersion: query['oscal-version'] } : {}),
+      });
       return sendReport(request, reply, result, 'request-body');
     },
   );

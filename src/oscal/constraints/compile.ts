@@ -108,7 +108,8 @@ function constraint(el: XmlElement, kind: ConstraintKind, generatedId: string, o
   };
   switch (kind) {
     case 'allowed-values': {
-      const extensible = el.attrs.extensible ?? 'model';
+      // metaschema.xsd's default, which metaschema-java follows (IAllowedValuesConstraint.EXTENSIBLE_DEFAULT); constraints.md says model.
+      const extensible = el.attrs.extensible ?? 'external';
       if (extensible !== 'none' && extensible !== 'model' && extensible !== 'external') {
         throw new ConstraintDefinitionError(
           options.file,

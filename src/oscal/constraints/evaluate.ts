@@ -48,6 +48,9 @@ export interface RuleOutcome {
   source: string;
   /** Evaluated on at least one target (has-cardinality: on at least one node). */
   applied: boolean;
+  /** Held on at least one target: what a "pass" result reports. */
+  held: boolean;
+  /** Failed on a target, or could not be evaluated. */
   failed: boolean;
 }
 
@@ -217,21 +220,21 @@ export class ConstraintRun {
       source,
       node,
       what: `the target "${rule.target.text}"`,
-      level: rule.level,
+      rule,
     });
-    if (targets === undefined) {
-      outcome.failed = true;
-      return ctx;
-    }
+    if (targets === undefined) return ctx;
     if (targets.length > 0 || rule.kind === 'has-cardinality') outcome.applied = true;
-    this.guard(() => this.check(rule, node, targets, ctx, source, sc), {
+    const checked = this.guard(() => this.check(rule, node, targets, ctx, source, sc), {
       id: rule.id,
       kind: rule.kind,
       source,
       node,
       what: 'the constraint',
-      level: rule.level,
+      rule,
     });
+    // allowed-values and index-has-key are settled once the document has been seen.
+    if (checked === true && rule.kind !== 'allowed-values' && rule.kind !== 'index-has-key' && outcome.applied)
+      outcome.held = true;
     return ctx;
   }
 
@@ -250,7 +253,7 @@ export class ConstraintRun {
     ctx: Ctx,
     source: string,
     sc: StaticContext,
-  ): void {
+  ): true {
     switch (rule.kind) {
       case 'allowed-values':
         for (const target of targets) {
@@ -258,10 +261,10 @@ export class ConstraintRun {
           list.push({ constraint: rule, source });
           this.allowed.set(target, list);
         }
-        return;
+        return true;
       case 'matches':
         for (const target of targets) this.checkMatches(rule, target, source);
-        return;
+        return true;
       case 'expect':
         for (const target of targets) {
           const focus = ctx.focus(target, 1, 1);
@@ -272,7 +275,7 @@ export class ConstraintRun {
             this.fail(rule, source, target, message);
           }
         }
-        return;
+        return true;
       case 'has-cardinality': {
         const n = targets.length;
         if (rule.minOccurs !== undefined && n < rule.minOccurs) {
@@ -291,7 +294,7 @@ export class ConstraintRun {
             `${nodeLabel(node)} has ${n} of ${quote(rule.target.text)}; at most ${rule.maxOccurs} ${rule.maxOccurs === 1 ? 'is' : 'are'} allowed`,
           );
         }
-        return;
+        return true;
       }
       case 'index': {
         const index = this.indexes.get(rule.name) ?? new Map<string, IndexEntry>();
@@ -309,7 +312,7 @@ export class ConstraintRun {
             } else index.set(key, { node: target, constraint: rule });
           }
         }
-        return;
+        return true;
       }
       case 'index-has-key':
         for (const target of targets) {
@@ -320,7 +323,7 @@ export class ConstraintRun {
             keys: this.keys(rule, rule.keyFields, target, ctx, source, sc),
           });
         }
-        return;
+        return true;
       case 'is-unique': {
         const seen = new Map<string, MetaNode>();
         for (const target of targets) {
@@ -336,6 +339,7 @@ export class ConstraintRun {
             else seen.set(key, target);
           }
         }
+        return true;
       }
     }
   }
@@ -400,33 +404,46 @@ export class ConstraintRun {
   // ---- once the whole document has been seen ----
 
   /**
-   * Each value with the allowed-values constraints that target it (its applicable set): the
-   * set must be combinable (extensible), and when one of them is closed the value must be one of
-   * theirs together.
+   * Each value with the allowed-values constraints that target it, in the order they reached
+   * it, settled as metaschema-java settles them (DefaultConstraintValidator.ValueStatus): each
+   * constraint must be no more open to extension than those before it allow, a value listed by
+   * one of them holds for that one, and a value that none lists, where one of them is closed,
+   * fails every constraint that does not list it (only the closed-to-all one, when one is
+   * extensible="none"). A constraint that could not be combined is a processing error and takes
+   * no part.
    */
   private settleAllowedValues(): void {
     for (const [node, list] of this.allowed) {
-      const conflict = extensibilityConflict(list);
-      if (conflict) {
-        this.processingError(list[0]!.constraint.id, 'allowed-values', list[0]!.source, node, conflict);
-        continue;
+      const combined: { constraint: AllowedValues; source: string }[] = [];
+      let scope: AllowedValues['extensible'] = 'external';
+      for (const entry of list) {
+        const conflict = extensibilityConflict(entry.constraint, scope, combined);
+        if (conflict) {
+          this.processingError(entry.constraint.id, 'allowed-values', entry.source, node, conflict, entry.constraint);
+          continue;
+        }
+        if (EXTENSIBLE_ORDER[entry.constraint.extensible] > EXTENSIBLE_ORDER[scope])
+          scope = entry.constraint.extensible;
+        combined.push(entry);
       }
-      const closed = list.filter((a) => !a.constraint.allowOther);
-      if (closed.length === 0) continue;
+      if (combined.length === 0) continue;
       const value = valueText(node);
-      if (list.some((a) => a.constraint.values.includes(value))) continue;
-      const cited = closed.reduce((a, b) => (severity(b.constraint.level) > severity(a.constraint.level) ? b : a));
-      const allowed = [...new Set(list.flatMap((a) => a.constraint.values))];
+      const listing = combined.filter((a) => a.constraint.values.includes(value));
+      for (const a of listing) this.outcome(a.constraint, a.source).held = true;
+      const closedToAll = combined.find((a) => a.constraint.extensible === 'none' && !listing.includes(a));
+      if (!closedToAll && (listing.length > 0 || combined.every((a) => a.constraint.allowOther))) continue;
+      const failed = closedToAll ? [closedToAll] : combined.filter((a) => !listing.includes(a));
+      const level = failed.reduce(
+        (l, a) => (severity(a.constraint.level) > severity(l) ? a.constraint.level : l),
+        failed[0]!.constraint.level,
+      );
+      const allowed = [...new Set(failed.flatMap((a) => a.constraint.values))];
       const shown =
         allowed.length > 25
           ? `${allowed.slice(0, 25).join(', ')}, … (${allowed.length - 25} more)`
           : allowed.join(', ');
-      this.fail(
-        cited.constraint,
-        cited.source,
-        node,
-        `${nodeLabel(node)} is ${quote(value)}; it must be one of: ${shown}`,
-      );
+      const message = `${nodeLabel(node)} is ${quote(value)}; it must be one of: ${shown}`;
+      for (const a of failed) this.fail(a.constraint, a.source, node, message, level);
     }
   }
 
@@ -445,7 +462,8 @@ export class ConstraintRun {
         continue;
       }
       for (const key of ref.keys) {
-        if (!index?.has(key))
+        if (index?.has(key)) this.outcome(ref.constraint, ref.source).held = true;
+        else
           this.fail(
             ref.constraint,
             ref.source,
@@ -493,7 +511,7 @@ export class ConstraintRun {
       source: string;
       node: MetaNode;
       what: string;
-      level?: Finding['level'];
+      rule?: Constraint;
     },
   ): T | undefined {
     try {
@@ -506,12 +524,22 @@ export class ConstraintRun {
         about.source,
         about.node,
         `${about.what} could not be evaluated: ${e.message}${e.code ? ` [${e.code}]` : ''}`,
+        about.rule,
       );
       return undefined;
     }
   }
 
-  private processingError(id: string, kind: Finding['kind'], source: string, node: MetaNode, message: string): void {
+  /** A constraint (or let, or context) that could not be evaluated; a constraint so is no pass. */
+  private processingError(
+    id: string,
+    kind: Finding['kind'],
+    source: string,
+    node: MetaNode,
+    message: string,
+    rule?: Constraint,
+  ): void {
+    if (rule) this.outcome(rule, source).failed = true;
     const known = this.processingErrors.get(id);
     if (known) {
       known.more++;
@@ -530,12 +558,12 @@ export class ConstraintRun {
     this.processingErrors.set(id, { finding, more: 0 });
   }
 
-  private fail(rule: Constraint, source: string, node: MetaNode, message: string): void {
+  private fail(rule: Constraint, source: string, node: MetaNode, message: string, level = rule.level): void {
     this.outcome(rule, source).failed = true;
     this.findings.push({
       constraintId: rule.id,
       kind: rule.kind,
-      level: rule.level,
+      level,
       message,
       metapath: metapathOf(node),
       path: node.pointer(),
@@ -546,7 +574,7 @@ export class ConstraintRun {
   private outcome(rule: Constraint, source: string): RuleOutcome {
     let outcome = this.outcomes.get(rule);
     if (!outcome) {
-      outcome = { constraint: rule, source, applied: false, failed: false };
+      outcome = { constraint: rule, source, applied: false, held: false, failed: false };
       this.outcomes.set(rule, outcome);
     }
     return outcome;
@@ -562,16 +590,25 @@ function contextLets(context: ConstraintSet['contexts'][number]): string[] {
   return [...letNames(context.rules), ...context.contexts.flatMap(contextLets)];
 }
 
-/** Metaschema's extensible rules for one value's allowed-values constraints; a message when they cannot combine. */
-function extensibilityConflict(list: { constraint: AllowedValues; source: string }[]): string | undefined {
-  if (list.length < 2) return undefined;
-  const none = list.find((a) => a.constraint.extensible === 'none');
-  if (none)
-    return `allowed-values ${none.constraint.id} says extensible="none", but ${list.length - 1} other allowed-values constraint${list.length > 2 ? 's' : ''} target${list.length > 2 ? '' : 's'} this value too`;
-  const external = list.find((a) => a.source !== 'model');
-  const closedToOthers = list.find((a) => a.source === 'model' && a.constraint.extensible === 'model');
-  if (external && closedToOthers) {
-    return `allowed-values ${external.constraint.id} of ${external.source} targets a value whose model constraint ${closedToOthers.constraint.id} does not accept external extensions (extensible="model")`;
+const EXTENSIBLE_ORDER: Record<AllowedValues['extensible'], number> = { external: 0, model: 1, none: 2 };
+
+/**
+ * Why `next` cannot join the allowed-values constraints already combined on a value, whose most
+ * restrictive extensibility is `scope`: a second extensible="none", or a constraint more open than
+ * one before it allows.
+ */
+function extensibilityConflict(
+  next: AllowedValues,
+  scope: AllowedValues['extensible'],
+  combined: readonly { constraint: AllowedValues }[],
+): string | undefined {
+  if (next.extensible === 'none' && scope === 'none') {
+    const other = combined.find((a) => a.constraint.extensible === 'none')!;
+    return `allowed-values ${next.id} and ${other.constraint.id} both say extensible="none" for this value, so neither can be extended by the other`;
+  }
+  if (EXTENSIBLE_ORDER[next.extensible] < EXTENSIBLE_ORDER[scope]) {
+    const closer = combined.find((a) => a.constraint.extensible === scope)!;
+    return `allowed-values ${next.id} (extensible="${next.extensible}") extends a value whose allowed-values ${closer.constraint.id} says extensible="${scope}"`;
   }
   return undefined;
 }

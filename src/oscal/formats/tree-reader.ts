@@ -12,6 +12,8 @@ import { describeType, jsonKind, scalarFromText } from './scalars.js';
 export interface ReadProblems {
   found: OscalError[];
   limit: number;
+  /** The release to read with when the document declares none (validation's --oscal-version). */
+  assumeVersion?: string;
 }
 
 /**
@@ -50,7 +52,7 @@ export function readTree(tree: unknown, typeScalars: boolean, problems?: ReadPro
     });
   const body = tree[root];
   const declared = isObject(body) && isObject(body.metadata) ? body.metadata['oscal-version'] : undefined;
-  const model = modelFor(declared, root);
+  const model = modelFor(declared === undefined ? problems?.assumeVersion : declared, root);
   const def = model.rootDef(root);
   if (def === undefined)
     throw new OscalError(

@@ -125,6 +125,16 @@ function typed(value: unknown, type: DataType): Atomic {
   }
 }
 
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function shapeFits(value: unknown, group: AssemblyBinding['children'][number]['group']): boolean {
+  if (group === 'ARRAY') return Array.isArray(value);
+  if (group === 'BY_KEY') return isObject(value) && Object.values(value).every(isObject);
+  return value !== null;
+}
+
 let documents = 0;
 
 /** The node tree of a parsed document; `uri` is where it came from, for doc() and base-uri(). */
@@ -135,9 +145,8 @@ export function documentNode(doc: ParsedDocument, uri?: string): MetaNode {
   const info: DocumentInfo = { sequence: ++documents, uri };
   const builder = new TreeBuilder(model, info);
   const root = builder.make('document', '', undefined, undefined, undefined, undefined, []);
-  root.childNodes = [
-    builder.assembly(doc.content[doc.model] as Record<string, unknown>, def, doc.model, root, [doc.model]),
-  ];
+  const body = doc.content[doc.model];
+  root.childNodes = [builder.assembly(isObject(body) ? body : {}, def, doc.model, root, [doc.model])];
   return root;
 }
 
@@ -170,11 +179,14 @@ class TreeBuilder {
       const value = obj[child.json];
       if (value === undefined) continue;
       const target = this.model.defs[child.def]!;
+      // A value of the wrong shape (a validation reads past it, and reports it) is no node.
+      if (!shapeFits(value, child.group)) continue;
       const values = child.group ? valuesFromJson(value, child, this.model) : [value];
       const keys = child.group === 'BY_KEY' ? Object.keys(value as object) : undefined;
       const indexed = child.group === 'ARRAY' || (child.group === 'SINGLETON_OR_ARRAY' && Array.isArray(value));
       for (let i = 0; i < values.length; i++) {
         const at: Segment[] = keys ? [child.json, keys[i]!] : indexed ? [child.json, i] : [child.json];
+        if (target.kind === 'assembly' && !isObject(values[i])) continue;
         children.push(
           target.kind === 'assembly'
             ? this.assembly(values[i] as Record<string, unknown>, child.def, child.name, node, at)
@@ -189,7 +201,8 @@ class TreeBuilder {
   private field(value: unknown, at: number, name: string, parent: Node, segments: readonly Segment[]): Node {
     const def = this.model.defs[at] as FieldBinding;
     if (def.flags.length === 0) return this.make('field', name, parent, at, value, def.type, segments);
-    const obj = value as Record<string, unknown>;
+    if (!isObject(value)) return this.make('field', name, parent, at, value, def.type, segments);
+    const obj = value;
     if (!def.valueKeyFlag) {
       const node = this.make('field', name, parent, at, obj[def.valueKey], def.type, segments);
       node.flagNodes = this.flags(obj, def.flags, node);

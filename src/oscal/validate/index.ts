@@ -11,6 +11,7 @@ import { readJson } from '../formats/json-reader.js';
 import type { ReadProblems } from '../formats/tree-reader.js';
 import { readYaml } from '../formats/yaml-reader.js';
 import { modelFor } from '../model/model.js';
+import { SUPPORTED_VERSIONS } from '../model/versions.js';
 import { validatorsFor } from './compiled.js';
 import type { ConstraintSummary, ValidationIssue, ValidationResult } from './issues.js';
 import { locateIssues } from './locate.js';
@@ -82,11 +83,21 @@ const MAX_READING_PROBLEMS = 10_000;
  * The document and what its reading found that the model does not allow, or the issue that
  * stopped its reading. JSON and YAML are read past such problems, so that one run reports them
  * together with the schema's findings (a missing required field beside an unknown property);
- * the XML reader stops at the first.
+ * the XML reader stops at the first. A document that declares no release is read as
+ * `assumeVersion`.
  */
-function read(text: string, given: Format | undefined, maxIssues = MAX_READING_PROBLEMS): ReadOutcome {
+function read(
+  text: string,
+  given: Format | undefined,
+  maxIssues = MAX_READING_PROBLEMS,
+  assumeVersion?: string,
+): ReadOutcome {
   const format = given ?? detectFormat(text);
-  const problems: ReadProblems = { found: [], limit: Math.min(maxIssues, MAX_READING_PROBLEMS) };
+  const problems: ReadProblems = {
+    found: [],
+    limit: Math.min(maxIssues, MAX_READING_PROBLEMS),
+    ...(assumeVersion !== undefined ? { assumeVersion } : {}),
+  };
   try {
     return { format, doc: readLeniently(text, format, problems), problems: problems.found.map(readingIssue) };
   } catch (e) {
@@ -127,47 +138,72 @@ export function readingIssue(e: OscalError): ValidationIssue {
 
 export interface FullValidateOptions extends ValidateOptions, ConstraintOptions {
   format?: Format;
-  /** Check the Metaschema constraints too (the default), after the schema. */
+  /** Check the schema (the default); oscal-cli's --disable-schema-validation turns it off. */
+  schema?: boolean;
+  /** Check the Metaschema constraints (the default); oscal-cli's --disable-constraint-validation turns it off. */
   constraints?: boolean;
+  /** The release to check a document that declares none against; the newest when not given. */
+  oscalVersion?: string;
   /** The base for the document once it is read, when it depends on what the document is (in place of `base`). */
   baseOf?: (doc: ParsedDocument) => string;
 }
 
 /**
- * NIST's whole definition of valid: the schema of the declared release, then (on a document the
- * schema accepts, since constraints read the model's structure) the release's own constraints
- * and any external constraint sets.
+ * NIST's whole definition of valid, as the reference implementation applies it: the schema of
+ * the declared release, then the release's own constraints and any external constraint sets,
+ * whatever the schema found. Constraints run over whatever tree the reader could build (what
+ * it could not read is left out), so a deliberately partial document still gets a verdict on
+ * every rule (docs/decisions.md, "Constraints run whatever the schema finds").
  */
 export async function validateFully(text: string, options: FullValidateOptions = {}): Promise<ValidationResult> {
-  const { format, doc, unread, problems } = read(text, options.format, options.maxIssues);
+  const assumed = options.oscalVersion ?? NEWEST_VERSION;
+  const { format, doc, unread, problems } = read(text, options.format, options.maxIssues, assumed);
   if (!doc) return { valid: false, format, issues: [unread], constraintsChecked: false };
-  // Constraints read the model's structure, so, as after schema errors, they are not checked.
-  const result = problems.length
-    ? {
-        model: doc.model,
-        version: doc.version,
-        valid: false,
-        issues: withReadingProblems(problems, validateDocument(doc, options)),
-        constraintsChecked: false,
-      }
-    : await validateParsed(doc, options.baseOf ? { ...options, base: options.baseOf(doc) } : options);
+  const base = options.baseOf ? { base: options.baseOf(doc) } : {};
+  const result = await checkParsed(doc, problems, { ...options, ...base });
+  if (!declaresVersion(doc)) result.issues.unshift(assumedVersionNote(doc, options.oscalVersion !== undefined));
   locateIssues(text, format, result.issues);
   return { ...result, format };
 }
 
 /** validateFully for a document already read; issues carry no source positions. */
-export async function validateParsed(
+export function validateParsed(doc: ParsedDocument, options: FullValidateOptions = {}): Promise<ValidationResult> {
+  return checkParsed(doc, [], options);
+}
+
+async function checkParsed(
   doc: ParsedDocument,
-  options: FullValidateOptions = {},
+  readingProblems: ValidationIssue[],
+  options: FullValidateOptions,
 ): Promise<ValidationResult> {
-  const schemaIssues = validateDocument(doc, options);
+  // Reading problems are what the schema would say of the parts that could not be read.
+  const schemaIssues =
+    options.schema === false ? [] : withReadingProblems(readingProblems, validateDocument(doc, options));
   const base = { model: doc.model, version: doc.version };
-  if (hasErrors(schemaIssues) || options.constraints === false) {
+  if (options.constraints === false) {
     return { ...base, valid: !hasErrors(schemaIssues), issues: schemaIssues, constraintsChecked: false };
   }
   const checked = await checkConstraints(doc, options);
   const issues = [...schemaIssues, ...constraintIssues(checked)];
   return { ...base, valid: !hasErrors(issues), issues, constraintsChecked: true, constraints: summaries(checked) };
+}
+
+const NEWEST_VERSION = SUPPORTED_VERSIONS[SUPPORTED_VERSIONS.length - 1]!;
+
+function declaresVersion(doc: ParsedDocument): boolean {
+  const body = doc.content[doc.model] as { metadata?: { 'oscal-version'?: unknown } } | undefined;
+  return body?.metadata?.['oscal-version'] !== undefined;
+}
+
+function assumedVersionNote(doc: ParsedDocument, chosen: boolean): ValidationIssue {
+  return {
+    code: 'version-assumed',
+    path: `/${doc.model}/metadata`,
+    level: 'INFORMATIONAL',
+    message: chosen
+      ? `the document declares no metadata/oscal-version; it was checked against OSCAL ${doc.version}, the release asked for`
+      : `the document declares no metadata/oscal-version; it was checked against OSCAL ${doc.version}, the newest release (name another with --oscal-version, or oscal-version= on the server)`,
+  };
 }
 
 /** Whether an issue is at `level` or more severe; issues without a level are errors. */
@@ -191,7 +227,7 @@ export function constraintIssues(result: ConstraintResult): ValidationIssue[] {
 const SARIF_NS = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0';
 
 function summaries(result: ConstraintResult): ConstraintSummary[] {
-  return [...result.outcomes.values()].map(({ constraint: c, source, applied, failed }) => {
+  return [...result.outcomes.values()].map(({ constraint: c, source, applied, held, failed }) => {
     const help = c.props?.find((p) => p.name === 'help-url' && (p.namespace === undefined || p.namespace === SARIF_NS));
     return {
       id: c.id,
@@ -199,6 +235,7 @@ function summaries(result: ConstraintResult): ConstraintSummary[] {
       level: c.level,
       source,
       applied,
+      held,
       failed,
       ...(c.formalName ? { formalName: c.formalName } : {}),
       ...(c.description ? { description: c.description } : {}),

@@ -37,6 +37,9 @@ export interface ConstraintSummary {
   helpUrl?: string;
   /** Whether it was evaluated on anything at all. */
   applied: boolean;
+  /** Whether it held on at least one node; a pass is a rule that held and never failed. */
+  held: boolean;
+  /** Whether it failed on a node, or could not be evaluated. */
   failed: boolean;
 }
 

@@ -43,8 +43,10 @@ function ruleIdOf(issue: ValidationIssue): string {
 /**
  * A SARIF 2.1.0 log: one rule per constraint (with its formal name, description and help URL)
  * or schema check, and one result per issue, located by file, line and column and by JSON
- * pointer and Metapath. With `includePass`, each constraint that was evaluated and held gets a
- * result of kind "pass", so a reader can tell it from one that did not apply.
+ * pointer and Metapath. With `includePass`, each constraint that held on some node and failed on
+ * none gets a result of kind "pass", so a reader can tell it from one that did not apply; a
+ * constraint that could not be evaluated, or whose closed list left out a value another
+ * constraint allowed, has no pass (as metaschema-java reports).
  */
 export function sarifLog(results: FileResult[], includePass = false): unknown {
   const known = new Map<string, ConstraintSummary>();
@@ -68,7 +70,7 @@ export function sarifLog(results: FileResult[], includePass = false): unknown {
     });
     const passes = includePass
       ? (r.constraints ?? [])
-          .filter((c) => c.applied && !c.failed)
+          .filter((c) => c.held && !c.failed)
           .map((c) => ({
             ruleId: c.id,
             kind: 'pass',
