@@ -6,8 +6,9 @@ import {
   type Level,
 } from '../constraints/index.js';
 import { OscalError } from '../errors.js';
-import { detectFormat, parseOscal, type Format, type ParsedDocument } from '../formats/index.js';
+import { detectFormat, type Format, type ParsedDocument } from '../formats/index.js';
 import { readJson } from '../formats/json-reader.js';
+import { readXml } from '../formats/xml-reader.js';
 import type { ReadProblems } from '../formats/tree-reader.js';
 import { readYaml } from '../formats/yaml-reader.js';
 import { modelFor } from '../model/model.js';
@@ -82,7 +83,7 @@ const MAX_READING_PROBLEMS = 10_000;
  * The document and what its reading found that the model does not allow, or the issue that
  * stopped its reading. JSON and YAML are read past such problems, so that one run reports them
  * together with the schema's findings (a missing required field beside an unknown property);
- * the XML reader stops at the first.
+ * so is XML, past unknown elements and attributes and values it cannot type.
  */
 function read(text: string, given: Format | undefined, maxIssues = MAX_READING_PROBLEMS): ReadOutcome {
   const format = given ?? detectFormat(text);
@@ -99,7 +100,7 @@ function readLeniently(text: string, format: Format, problems: ReadProblems): Pa
   const body = text.startsWith(BOM) ? text.slice(1) : text;
   if (format === 'json') return readJson(body, problems);
   if (format === 'yaml') return readYaml(body, problems);
-  return parseOscal(text, format);
+  return readXml(body, undefined, problems);
 }
 
 /**
