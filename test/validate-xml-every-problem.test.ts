@@ -6,19 +6,20 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { OscalError } from '../src/oscal/errors.js';
 import { parseOscal } from '../src/oscal/formats/index.js';
-import { readXml } from '../src/oscal/formats/xml-reader.js';
+import { readXml, xmlPositions } from '../src/oscal/formats/xml-reader.js';
 import type { ReadProblems } from '../src/oscal/formats/tree-reader.js';
 import { validateText, type ValidationIssue } from '../src/oscal/validate/index.js';
 import { assertErrorBody } from './support/error-body.js';
 import { api } from './support/http.js';
 import { CLI_BIN } from './support/serve-process.js';
 import { createTokenFor, TestServer } from './support/server.js';
+import { REV5_A849 } from './support/shared.js';
 
 const DOC_UUID = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';
 
@@ -132,6 +133,20 @@ describe('the engine: XML read past what the model does not allow', () => {
       validateText(profile).issues.map((i) => [i.code, i.path, i.line]),
       [['invalid-value', '/profile/merge/as-is', 10]],
     );
+  });
+
+  test("NIST's documents read leniently are what the strict read gives, with nothing recorded", () => {
+    for (const name of [
+      'NIST_SP-800-53_rev5_LOW-baseline_profile.xml',
+      'NIST_SP-800-53_rev5_LOW-baseline-resolved-profile_catalog.xml',
+    ]) {
+      const text = readFileSync(join(REV5_A849, 'xml', name), 'utf8');
+      const problems: ReadProblems = { found: [], limit: 100 };
+      const strictPositions = new Map();
+      assert.deepEqual(readXml(text, undefined, problems), readXml(text, strictPositions), name);
+      assert.deepEqual(problems.found, [], name);
+      assert.deepEqual(xmlPositions(text), strictPositions, name);
+    }
   });
 
   test('past the limit, problems are skipped but no longer recorded', () => {
