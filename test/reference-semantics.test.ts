@@ -176,5 +176,13 @@ describe('constraints run whatever the schema finds', () => {
     );
     const asked = await validateFully(undeclared, { oscalVersion: '1.0.4' });
     assert.equal(asked.version, '1.0.4');
+    const xml = await validateFully(
+      `<catalog xmlns="http://csrc.nist.gov/ns/oscal/1.0" uuid="${UUID}">\n  <metadata>\n    <title>T</title>\n  </metadata>\n</catalog>`,
+    );
+    assert.deepEqual([xml.version, xml.issues[0]!.code], ['1.2.2', 'version-assumed']);
+    assert.ok(
+      xml.issues.every((i) => i.line !== undefined),
+      'located in the XML',
+    );
   });
 });

@@ -4,7 +4,7 @@ import type { AccessChange } from './access-change.js';
 import { OscalError } from '../oscal/errors.js';
 import { decodeDocumentBytes, parseOscal, type Format, type ParsedDocument } from '../oscal/formats/index.js';
 import { applyContentIdentifier, dropEmptyDocumentIds } from '../oscal/identifiers.js';
-import { atLeast, validateDocument, type ValidationIssue } from '../oscal/validate/index.js';
+import { atLeast, validateDocument, validateText, type ValidationIssue } from '../oscal/validate/index.js';
 import type { SearchEntriesOf } from '../oscal/search/extract-thread.js';
 import { locateIssues } from '../oscal/validate/locate.js';
 import {
@@ -33,6 +33,7 @@ import {
   storeRefusal,
   unauthenticated,
   type ErrorDetail,
+  type ServiceError,
 } from '../errors.js';
 import { fieldsOf, metadataOf, resourcesOf } from './fields.js';
 import { formatOfContentType } from './media-types.js';
@@ -104,7 +105,10 @@ export function readContent(
         errors: [detail(e)],
       });
     }
-    throw refuse('invalid-oscal', `the body is not valid OSCAL: ${e.message}`, { errors: [detail(e)] });
+    throw (
+      (format === 'xml' && everyProblemOf(text, model)) ||
+      refuse('invalid-oscal', `the body is not valid OSCAL: ${e.message}`, { errors: [detail(e)] })
+    );
   }
   // Rule 6 of generic-interface 2.2: an empty document-ids asks for the server's entry, which applyContentIdentifier then adds.
   dropEmptyDocumentIds((doc.content[doc.model] as { metadata?: unknown } | undefined)?.metadata);
@@ -121,20 +125,47 @@ export function readContent(
   );
   if (issues.length) {
     locateIssues(text, format, issues.slice(0, MAX_ERROR_DETAILS));
-    const first = issues[0]!;
-    const count =
-      issues.length > MAX_ERROR_DETAILS
-        ? `more than ${MAX_ERROR_DETAILS} problems`
-        : `${issues.length} problem${issues.length > 1 ? 's' : ''}`;
-    const message =
-      first.code === 'unexpected-model'
-        ? `this endpoint takes ${model} documents, but the body is a ${doc.model}`
-        : `the ${doc.model} is not valid OSCAL ${doc.version}: ${count}, the first: ${first.message}`;
-    throw refuse(first.code === 'unexpected-model' ? 'wrong-model' : 'invalid-oscal', message, {
-      errors: issues.map(detail),
-    });
+    throw invalidContent(issues, doc, model);
   }
   return { doc, text, format };
+}
+
+/** The refusal of content with `issues` (errors, located), the first of which names it. */
+function invalidContent(
+  issues: ValidationIssue[],
+  doc: Pick<ParsedDocument, 'model' | 'version'>,
+  model: string | undefined,
+): ServiceError {
+  const first = issues[0]!;
+  const count =
+    issues.length > MAX_ERROR_DETAILS
+      ? `more than ${MAX_ERROR_DETAILS} problems`
+      : `${issues.length} problem${issues.length > 1 ? 's' : ''}`;
+  const message =
+    first.code === 'unexpected-model'
+      ? `this endpoint takes ${model} documents, but the body is a ${doc.model}`
+      : `the ${doc.model} is not valid OSCAL ${doc.version}: ${count}, the first: ${first.message}`;
+  return refuse(first.code === 'unexpected-model' ? 'wrong-model' : 'invalid-oscal', message, {
+    errors: issues.slice(0, MAX_ERROR_DETAILS + 1).map(detail),
+  });
+}
+
+/**
+ * The refusal of an XML body whose strict read stopped at something the model does not allow.
+ * It is read again as validation reads it, so that the refusal lists that problem, every other
+ * one and what the schema finds, each with its line, as for JSON, whose reader leaves types to
+ * the schema. The strict read stays the first: valid content is read once and fast. Undefined
+ * when the second read stops too (a root that is no model, say), for the first error to answer.
+ */
+function everyProblemOf(text: string, model: string | undefined): ServiceError | undefined {
+  const result = validateText(text, {
+    format: 'xml',
+    maxIssues: MAX_ERROR_DETAILS + 1,
+    ...(model === undefined ? {} : { expectedModel: model }),
+  });
+  const issues = result.issues.filter((i) => atLeast(i.level, 'ERROR'));
+  if (result.model === undefined || result.version === undefined || issues.length === 0) return undefined;
+  return invalidContent(issues, { model: result.model, version: result.version }, model);
 }
 
 /**

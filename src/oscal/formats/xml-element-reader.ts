@@ -8,7 +8,8 @@ import { groupForJson } from './groups.js';
 import { MAX_NESTING, tooDeep } from './nesting.js';
 import type { Position } from './positions.js';
 import { describeType, scalarFromText } from './scalars.js';
-import { appendText, markdownOf, markupAttributes } from './xml-markup-capture.js';
+import type { ReadProblems } from './tree-reader.js';
+import { appendText, markdownOf, markupAttributes, plainText } from './xml-markup-capture.js';
 import { isDeclaration, localName, NamespaceScopes, XMLNS_NS, type Attribute } from './xml-namespaces.js';
 import {
   emptyFieldFrame,
@@ -42,6 +43,13 @@ const NOT_WHITESPACE = /\S/;
  *
  * Errors carry the position of the tag last opened (`tagLine`, `tagColumn`) unless they say
  * otherwise.
+ *
+ * With `problems` (validation's lenient read), what the model does not allow is recorded there,
+ * with the JSON pointer it concerns, and the read goes on: an unknown element is skipped with
+ * everything under it, an unknown attribute is skipped, and a value that cannot be typed is kept
+ * as its text, so that the schema reports the rest of the document and not that value again.
+ * Malformed XML, an undeclared prefix and a root that names no model still stop the read. The
+ * caller then passes `positions`, since problems need the pointers recorded with them.
  */
 export class XmlElementReader {
   private readonly parser: SaxesParser;
@@ -65,12 +73,15 @@ export class XmlElementReader {
   /** Where the text after the last tag starts. */
   private textFrom: number;
   private readonly onText: (t: string) => void;
+  /** How many elements deep the read is inside one it skips (only on a lenient read). */
+  private skipping: number;
 
   constructor(
     private readonly text: string,
     private readonly model: OscalModel,
     private readonly positions: Map<string, Position> | undefined,
     private readonly everyText: boolean,
+    private readonly problems: ReadProblems | undefined,
   ) {
     this.parser = new SaxesParser({ xmlns: false, position: true });
     this.namespaces = new NamespaceScopes([OSCAL_NS, XSI_NS]);
@@ -85,6 +96,7 @@ export class XmlElementReader {
     this.textHandled = true;
     this.textFrom = 0;
     this.onText = (t) => this.takeText(t);
+    this.skipping = 0;
     this.listen();
   }
 
@@ -162,6 +174,7 @@ export class XmlElementReader {
     if (
       !this.textHandled &&
       this.stack.length > 0 &&
+      this.skipping === 0 &&
       !onlySpace(this.text, this.textFrom, tagStart(this.text, this.parser.position - 1))
     ) {
       throw new Error('text between elements');
@@ -172,11 +185,16 @@ export class XmlElementReader {
 
   private openElement(tag: SaxesTagPlain): void {
     const stack = this.stack;
-    if (stack.length >= MAX_NESTING) throw tooDeep({ line: this.tagLine, column: this.tagColumn });
+    const depth = stack.length + this.skipping;
+    if (depth >= MAX_NESTING) throw tooDeep({ line: this.tagLine, column: this.tagColumn });
     const top = stack[stack.length - 1];
-    if (this.declares) this.namespaces.open(this.attributes.slice(0, this.attributeCount), stack.length + 1);
+    if (this.declares) this.namespaces.open(this.attributes.slice(0, this.attributeCount), depth + 1);
     const uri = this.namespaces.elementUri(tag.name);
     if (uri === undefined) this.fail('malformed', `the prefix of <${tag.name}> is not declared`);
+    if (this.skipping) {
+      this.skipping++;
+      return;
+    }
     const local = localName(tag.name);
     if (top === undefined) this.openRoot(tag, uri, local);
     else if (!('kind' in top)) this.openMarkup(tag, uri, local, top.children);
@@ -211,7 +229,7 @@ export class XmlElementReader {
     this.positions
       ?.set('', { line: this.tagLine, column: this.tagColumn })
       .set(frame.pointer!, { line: this.tagLine, column: this.tagColumn });
-    this.readFlags(def, frame.obj, local);
+    this.readFlags(def, frame.obj, local, frame.pointer);
     this.stack.push(frame);
   }
 
@@ -231,33 +249,47 @@ export class XmlElementReader {
       this.openMarkup(tag, uri, local, (top.unwrapped ??= []));
       return;
     }
-    const allowed = index.xml.map((e) => e.name);
-    this.fail(
+    this.skipElement(
       'unknown-element',
-      `element <${tag.name}> is not allowed in <${top.name}>` +
-        (allowed.length ? `; allowed: ${allowed.join(', ')}` : '') +
-        (index.unwrapped ? ', and prose blocks' : ''),
+      () => {
+        const allowed = index.xml.map((e) => e.name);
+        return (
+          `element <${tag.name}> is not allowed in <${top.name}>` +
+          (allowed.length ? `; allowed: ${allowed.join(', ')}` : '') +
+          (index.unwrapped ? ', and prose blocks' : '')
+        );
+      },
+      `${top.pointer}/${local}`,
     );
   }
 
   /** An element inside a field: the start of its markup, when it takes markup. */
   private openInField(top: FieldFrame, tag: SaxesTagPlain, uri: string, local: string): void {
     if (!top.isMarkup)
-      this.fail('unknown-element', `<${top.child.name}> holds only text; element <${tag.name}> is not allowed in it`);
-    this.openMarkup(tag, uri, local, top.markup);
+      this.skipElement(
+        'unknown-element',
+        `<${top.child.name}> holds only text; element <${tag.name}> is not allowed in it`,
+        `${top.pointer}/${local}`,
+      );
+    else this.openMarkup(tag, uri, local, top.markup);
   }
 
   /** An item of a wrapped group, which stands in the assembly the wrapper is in. */
   private openInWrapper(top: WrapperFrame, tag: SaxesTagPlain, uri: string, local: string): void {
     if (uri !== OSCAL_NS || !sameName(local, top.child.name))
-      this.fail(
+      this.skipElement(
         'unknown-element',
         `<${top.child.wrapper}> may contain only <${top.child.name}> elements, not <${tag.name}>`,
+        `${top.parent.pointer}/${local}`,
       );
-    this.openChild(top.parent, top.child, top.position);
+    else this.openChild(top.parent, top.child, top.position);
   }
 
   private openChild(parent: AssemblyFrame, child: ChildBinding, position: number): void {
+    // Strict, a second one fails where its value is added; lenient, it is skipped before its
+    // position is recorded over the first one's. It has no place in the JSON form, so no pointer.
+    if (this.problems && !child.group && parent.values[position] !== undefined)
+      return this.skipElement('invalid-structure', `<${child.name}> may appear only once in <${parent.name}>`);
     const target = this.model.defs[child.def]!;
     const pointer = this.positions ? this.recordStart(parent, child, position) : undefined;
     if (target.kind === 'assembly') {
@@ -270,7 +302,7 @@ export class XmlElementReader {
         values: NO_VALUES,
         pointer,
       };
-      this.readFlags(child.def, frame.obj, child.name);
+      this.readFlags(child.def, frame.obj, child.name, pointer);
       this.addValue(parent, child, position, frame.obj);
       this.stack.push(frame);
       return;
@@ -285,14 +317,18 @@ export class XmlElementReader {
     field.text = '';
     field.isMarkup = target.type === 'markup-line' || target.type === 'markup-multiline';
     field.markup.length = 0;
-    this.readFlags(child.def, field.flags, child.name);
+    field.pointer = pointer;
+    this.readFlags(child.def, field.flags, child.name, pointer);
     this.stack.push(field);
   }
 
   // --- Attributes: the flags of an assembly or field ---------------------------------------------
 
-  /** Sets each flag the element's attributes give on `target`; any other attribute is an error. */
-  private readFlags(def: number, target: Record<string, unknown>, element: string): void {
+  /**
+   * Sets each flag the element's attributes give on `target`; any other attribute is an error.
+   * `pointer` is the element's value's, known when positions are recorded.
+   */
+  private readFlags(def: number, target: Record<string, unknown>, element: string, pointer: string | undefined): void {
     const flags = this.model.index(def).flags;
     for (let i = 0; i < this.attributeCount; i++) {
       const { name, value: raw } = this.attributes[i]!;
@@ -300,20 +336,26 @@ export class XmlElementReader {
       if (uri === XMLNS_NS || uri === XSI_NS) continue;
       const flag = uri === '' ? flags.get(name) : undefined;
       if (!flag) {
-        const allowed = [...flags.keys()];
-        this.fail(
+        this.problem(
           'unknown-element',
-          `attribute ${name} is not allowed on <${element}>` +
-            (allowed.length ? `; allowed: ${allowed.join(', ')}` : '; it takes no attributes'),
+          () => {
+            const allowed = [...flags.keys()];
+            return (
+              `attribute ${name} is not allowed on <${element}>` +
+              (allowed.length ? `; allowed: ${allowed.join(', ')}` : '; it takes no attributes')
+            );
+          },
+          `${pointer}/${name}`,
         );
       } else {
         const value = scalarFromText(raw, flag.type);
         if (value === undefined)
-          this.fail(
+          this.problem(
             'invalid-value',
             `attribute ${name} of <${element}> must be ${describeType(flag.type)}, not ${JSON.stringify(raw)}`,
+            `${pointer}/${flag.name}`,
           );
-        target[flag.name] = value;
+        target[flag.name] = value ?? raw;
       }
     }
   }
@@ -323,7 +365,7 @@ export class XmlElementReader {
   /** Text (or CDATA) handed over by saxes: a field's value, markup content, or else only whitespace. */
   private takeText(t: string): void {
     const top = this.stack[this.stack.length - 1];
-    if (top === undefined) return;
+    if (top === undefined || this.skipping) return;
     if (!('kind' in top)) {
       appendText(top.children, t);
       return;
@@ -334,11 +376,13 @@ export class XmlElementReader {
         else top.text += t;
         return;
       default:
+        // Text has no place in the JSON form, so its problem has a position and no pointer.
         if (NOT_WHITESPACE.test(t)) {
           const where = top.kind === 'assembly' ? top.name : top.child.wrapper;
-          this.fail(
+          this.problem(
             'unknown-element',
             `text ${JSON.stringify(t.trim().slice(0, 40))} is not allowed directly in <${where}>`,
+            undefined,
             this.parser.line,
             this.parser.column,
           );
@@ -350,9 +394,13 @@ export class XmlElementReader {
 
   /** Opens an element of markup content, added to `into` and open until its end tag. */
   private openMarkup(tag: SaxesTagPlain, uri: string | undefined, local: string, into: MarkupNode[]): void {
-    const attrs = markupAttributes(this.attributes, this.attributeCount, this.namespaces);
     if (uri !== OSCAL_NS)
-      this.fail('invalid-markup', `element <${tag.name}> is not in the OSCAL namespace ${OSCAL_NS}`);
+      return this.skipElement(
+        'invalid-markup',
+        `element <${tag.name}> is not in the OSCAL namespace ${OSCAL_NS}`,
+        this.markupPointer(),
+      );
+    const attrs = markupAttributes(this.attributes, this.attributeCount, this.namespaces);
     const element: MarkupElement = {
       name: knownName(local),
       attrs,
@@ -364,22 +412,47 @@ export class XmlElementReader {
     this.stack.push(element);
   }
 
-  private markdown(nodes: MarkupNode[], multiline: boolean): string {
-    return markdownOf(nodes, multiline, this.tagLine, this.tagColumn);
+  /** Lenient, markup that cannot be converted is recorded under `pointer` and kept as its plain text. */
+  private markdown(nodes: MarkupNode[], multiline: boolean, pointer: string | undefined): string {
+    if (!this.problems) return markdownOf(nodes, multiline, this.tagLine, this.tagColumn);
+    try {
+      return markdownOf(nodes, multiline, this.tagLine, this.tagColumn);
+    } catch (e) {
+      if (!(e instanceof OscalError)) throw e;
+      this.problem(e.code, e.message, pointer, e.line, e.column);
+      return plainText(nodes);
+    }
+  }
+
+  /** The pointer of the value whose markup is being read: a markup field's, or an assembly's prose. */
+  private markupPointer(): string | undefined {
+    for (let i = this.stack.length - 1; i >= 0; i--) {
+      const frame = this.stack[i]!;
+      if (!('kind' in frame)) continue;
+      if (frame.kind === 'field') return frame.pointer;
+      if (frame.kind === 'assembly') return `${frame.pointer}/${this.model.index(frame.def).unwrapped?.json}`;
+    }
+    return undefined;
   }
 
   // --- Closing an element: its value into its parent ----------------------------------------------
 
   private closeElement(): void {
+    if (this.skipping) {
+      this.namespaces.close(this.stack.length + this.skipping--);
+      return;
+    }
     this.namespaces.close(this.stack.length);
     const frame = this.stack.pop()!;
     if (!('kind' in frame)) return;
     switch (frame.kind) {
       case 'wrapper':
         return;
-      case 'field':
-        this.addValue(frame.parent, frame.child, frame.position, this.fieldValue(frame));
+      case 'field': {
+        const value = this.fieldValue(frame);
+        if (value !== undefined) this.addValue(frame.parent, frame.child, frame.position, value);
         return;
+      }
       case 'assembly':
         this.finishAssembly(frame);
         if (this.stack.length === 0)
@@ -402,25 +475,37 @@ export class XmlElementReader {
     }
   }
 
-  /** A field's value in the JSON form: its scalar or Markdown, or an object with its flags. */
+  /**
+   * A field's value in the JSON form: its scalar or Markdown, or an object with its flags.
+   * Undefined when a lenient read leaves it out (it has no key to go under).
+   */
   private fieldValue(frame: FieldFrame): unknown {
     const def = frame.def;
     let value: unknown;
     if (frame.isMarkup) {
-      value = this.markdown(frame.markup, def.type === 'markup-multiline');
+      value = this.markdown(frame.markup, def.type === 'markup-multiline', frame.pointer);
     } else {
       value = scalarFromText(frame.text, def.type);
-      if (value === undefined)
-        this.fail(
+      if (value === undefined) {
+        this.problem(
           'invalid-value',
           `<${frame.child.name}> must be ${describeType(def.type)}, not ${JSON.stringify(frame.text)}`,
+          frame.pointer,
         );
+        value = frame.text;
+      }
     }
     if (def.flags.length === 0) return value;
     if (def.valueKeyFlag) {
       const { [def.valueKeyFlag]: key, ...rest } = frame.flags;
-      if (typeof key !== 'string')
-        this.fail('invalid-structure', `<${frame.child.name}> needs its ${def.valueKeyFlag} attribute`);
+      if (typeof key !== 'string') {
+        this.problem(
+          'invalid-structure',
+          `<${frame.child.name}> needs its ${def.valueKeyFlag} attribute`,
+          frame.pointer,
+        );
+        return undefined;
+      }
       return { [key]: value, ...rest };
     }
     frame.flags[def.valueKey] = value;
@@ -438,7 +523,8 @@ export class XmlElementReader {
     for (let position = 0; position < children.length; position++) {
       const child = children[position]!;
       if (child === index.unwrapped) {
-        if (frame.unwrapped) frame.obj[child.json] = this.markdown(frame.unwrapped, true);
+        if (frame.unwrapped)
+          frame.obj[child.json] = this.markdown(frame.unwrapped, true, `${frame.pointer}/${child.json}`);
         continue;
       }
       const value = frame.values[position];
@@ -465,5 +551,29 @@ export class XmlElementReader {
   /** Fails at the tag last opened, or where told. */
   private fail(code: OscalErrorCode, message: string, line = this.tagLine, column = this.tagColumn): never {
     return failAt(code, message, line, column);
+  }
+
+  /**
+   * Fails as `fail` does, or on a lenient read records the problem under `path` (the message is
+   * made only if it is kept) and returns for the read to go on past it.
+   */
+  private problem(
+    code: OscalErrorCode,
+    message: string | (() => string),
+    path: string | undefined,
+    line = this.tagLine,
+    column = this.tagColumn,
+  ): void {
+    const problems = this.problems;
+    const text = () => (typeof message === 'string' ? message : message());
+    if (!problems) failAt(code, text(), line, column);
+    if (problems.found.length >= problems.limit) return;
+    problems.found.push(new OscalError(code, text(), path === undefined ? { line, column } : { path, line, column }));
+  }
+
+  /** A problem with the element just opened, which a lenient read then skips with all it holds. */
+  private skipElement(code: OscalErrorCode, message: string | (() => string), path?: string): void {
+    this.problem(code, message, path);
+    this.skipping = 1;
   }
 }

@@ -45,3 +45,10 @@ export function markdownOf(nodes: MarkupNode[], multiline: boolean, line: number
     throw e;
   }
 }
+
+/** The text of captured markup without its elements: what a lenient read keeps of markup it cannot convert. */
+export function plainText(nodes: readonly MarkupNode[]): string {
+  let text = '';
+  for (const node of nodes) text += typeof node === 'string' ? node : plainText(node.children);
+  return text;
+}

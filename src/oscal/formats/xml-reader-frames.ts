@@ -42,6 +42,8 @@ export interface FieldFrame {
   isMarkup: boolean;
   /** Reused: the markup converter keeps nothing of it. */
   markup: MarkupNode[];
+  /** JSON pointer of the value, kept only when positions are being recorded. */
+  pointer: string | undefined;
 }
 
 export const NO_FLAGS: Record<string, unknown> = Object.freeze({});
@@ -59,6 +61,7 @@ export function emptyFieldFrame(): FieldFrame {
     text: '',
     isMarkup: false,
     markup: [],
+    pointer: undefined,
   };
 }
 

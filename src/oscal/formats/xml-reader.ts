@@ -3,6 +3,7 @@ import { OscalError } from '../errors.js';
 import { modelFor, type OscalModel } from '../model/model.js';
 import type { ParsedDocument } from './document.js';
 import { positionAt, type Position } from './positions.js';
+import type { ReadProblems } from './tree-reader.js';
 import { XmlElementReader } from './xml-element-reader.js';
 import { notWellFormed } from './xml-reader-errors.js';
 
@@ -74,19 +75,27 @@ function declaredVersion(text: string): string | undefined {
  * Reads OSCAL XML into the OSCAL JSON form in one streaming pass. Strict: an element, attribute
  * or text the model does not allow is an error with its line and column, and a DOCTYPE is
  * refused outright so no entity is ever declared, let alone expanded.
+ *
+ * With `problems`, as readJson and readYaml: the read goes past what the model does not allow
+ * and records it there, with its line, column and JSON pointer (see XmlElementReader). What is
+ * not XML, a DOCTYPE or a root that is no model of the declared release still stops it.
  */
-export function readXml(text: string, positions?: Map<string, Position>): ParsedDocument {
+export function readXml(text: string, positions?: Map<string, Position>, problems?: ReadProblems): ParsedDocument {
   const rootAt = checkProlog(text);
-  const version = declaredVersion(text);
+  const version = declaredVersion(text) ?? problems?.assumeVersion;
   if (version === undefined) assertWellFormed(text);
   const model: OscalModel = modelFor(version, rootAt < 0 ? '*' : rootName(text, rootAt));
+  // Problems are recorded with the pointers that positions are recorded under.
+  const tracked = positions ?? (problems ? new Map<string, Position>() : undefined);
+  const recorded = problems?.found.length ?? 0;
   try {
-    return parseXml(text, model, positions, false);
+    return parseXml(text, model, tracked, false, problems);
   } catch {
     // Whatever stopped the quick pass, the pass that is handed every text reports it, and
-    // exactly where and as it always has.
-    positions?.clear();
-    return parseXml(text, model, positions, true);
+    // exactly where and as it always has; what the quick pass recorded is recorded again.
+    tracked?.clear();
+    if (problems) problems.found.length = recorded;
+    return parseXml(text, model, tracked, true, problems);
   }
 }
 
@@ -99,13 +108,18 @@ function parseXml(
   model: OscalModel,
   positions: Map<string, Position> | undefined,
   everyText: boolean,
+  problems: ReadProblems | undefined,
 ): ParsedDocument {
-  return new XmlElementReader(text, model, positions, everyText).read();
+  return new XmlElementReader(text, model, positions, everyText, problems).read();
 }
 
-/** Where each value of a (well-formed, readable) document starts, by its JSON pointer. */
-export function xmlPositions(text: string): Map<string, Position> {
+/**
+ * Where each value of a well-formed document starts, by its JSON pointer. The document is read
+ * as validation reads it, past what the model does not allow, so that the issues the schema
+ * finds in such a document have their positions too.
+ */
+export function xmlPositions(text: string, assumeVersion?: string): Map<string, Position> {
   const positions = new Map<string, Position>();
-  readXml(text, positions);
+  readXml(text, positions, { found: [], limit: 0, ...(assumeVersion !== undefined ? { assumeVersion } : {}) });
   return positions;
 }

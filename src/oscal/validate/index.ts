@@ -6,8 +6,9 @@ import {
   type Level,
 } from '../constraints/index.js';
 import { OscalError } from '../errors.js';
-import { detectFormat, parseOscal, type Format, type ParsedDocument } from '../formats/index.js';
+import { detectFormat, type Format, type ParsedDocument } from '../formats/index.js';
 import { readJson } from '../formats/json-reader.js';
+import { readXml } from '../formats/xml-reader.js';
 import type { ReadProblems } from '../formats/tree-reader.js';
 import { readYaml } from '../formats/yaml-reader.js';
 import { modelFor } from '../model/model.js';
@@ -83,8 +84,8 @@ const MAX_READING_PROBLEMS = 10_000;
  * The document and what its reading found that the model does not allow, or the issue that
  * stopped its reading. JSON and YAML are read past such problems, so that one run reports them
  * together with the schema's findings (a missing required field beside an unknown property);
- * the XML reader stops at the first. A document that declares no release is read as
- * `assumeVersion`.
+ * so is XML, past unknown elements and attributes and values it cannot type. A document that
+ * declares no release is read as `assumeVersion`.
  */
 function read(
   text: string,
@@ -110,7 +111,7 @@ function readLeniently(text: string, format: Format, problems: ReadProblems): Pa
   const body = text.startsWith(BOM) ? text.slice(1) : text;
   if (format === 'json') return readJson(body, problems);
   if (format === 'yaml') return readYaml(body, problems);
-  return parseOscal(text, format);
+  return readXml(body, undefined, problems);
 }
 
 /**
@@ -162,7 +163,7 @@ export async function validateFully(text: string, options: FullValidateOptions =
   const base = options.baseOf ? { base: options.baseOf(doc) } : {};
   const result = await checkParsed(doc, problems, { ...options, ...base });
   if (!declaresVersion(doc)) result.issues.unshift(assumedVersionNote(doc, options.oscalVersion !== undefined));
-  locateIssues(text, format, result.issues);
+  locateIssues(text, format, result.issues, doc.version);
   return { ...result, format };
 }
 

@@ -5,8 +5,8 @@ import { xmlPositions } from '../formats/xml-reader.js';
 import { yamlLocator } from '../formats/yaml-reader.js';
 import type { ValidationIssue } from './issues.js';
 
-function xmlLocator(text: string): Locator {
-  const positions = xmlPositions(text);
+function xmlLocator(text: string, version?: string): Locator {
+  const positions = xmlPositions(text, version);
   // An attribute or a missing child has no element of its own: use the closest enclosing one.
   return (path) => {
     for (let p = path; ; p = p.slice(0, p.lastIndexOf('/'))) {
@@ -16,20 +16,26 @@ function xmlLocator(text: string): Locator {
   };
 }
 
-const LOCATORS: Record<Format, (text: string) => Locator> = { json: jsonLocator, yaml: yamlLocator, xml: xmlLocator };
+const LOCATORS: Record<Format, (text: string, version?: string) => Locator> = {
+  json: jsonLocator,
+  yaml: yamlLocator,
+  xml: xmlLocator,
+};
 
 /**
  * Adds the source line and column to issues found on the parsed document. Only done when there
- * are issues, so a valid document never pays for position tracking.
+ * are issues, so a valid document never pays for position tracking. `version` is the release an
+ * XML document that declares none was read as.
  */
 export function locateIssues(
   text: string,
   format: Format,
   issues: Pick<ValidationIssue, 'path' | 'line' | 'column'>[],
+  version?: string,
 ): void {
   const todo = issues.filter((i) => i.line === undefined);
   if (todo.length === 0) return;
-  const locate = LOCATORS[format](text);
+  const locate = LOCATORS[format](text, version);
   for (const issue of todo) {
     const at = locate(issue.path);
     if (at) {
