@@ -7,7 +7,7 @@
 import { arithmetic, subtractTemporalValues } from './arithmetic.js';
 import type { Ast, AstOf, QName } from './ast.js';
 import { castAs, isCastTarget } from './casts.js';
-import { GENERAL_TO_VALUE, generalCompare, valueCompare, type ValueOp } from './compare.js';
+import { GENERAL_TO_VALUE, generalCompare, operatorCompare, type ValueOp } from './compare.js';
 import { NS, varKey, type Ctx, type StaticContext } from './context.js';
 import { MetapathError } from './errors.js';
 import { oneFunction } from './functions/args.js';
@@ -547,7 +547,7 @@ class Compiler {
       if (a === undefined) return EMPTY;
       const b = singleAtomic(right(ctx), `the right operand of ${op}`);
       if (b === undefined) return EMPTY;
-      return [valueCompare(valueOp, untypedAsString(a), untypedAsString(b), ctx.dyn.timezone)];
+      return [operatorCompare(valueOp, untypedAsString(a), untypedAsString(b), ctx.dyn.timezone)];
     });
   }
 
