@@ -130,6 +130,12 @@ describe('text compared with a value of another type (metaschema-java Comparison
     assert.equal(errorCode('xs:untypedAtomic("soon") = xs:date("2024-01-01")'), 'FORG0001');
   });
 
+  test('binary values are ordered by their octets (ComparisonFunctions.binaryCompare)', () => {
+    assert.deepEqual(plain(run('xs:base64Binary("AQI=") < xs:base64Binary("AQM=")')), [true]);
+    assert.deepEqual(plain(run('xs:hexBinary("0102") gt xs:hexBinary("01")')), [true]);
+    assert.deepEqual(plain(run('xs:hexBinary("0102") >= xs:hexBinary("0103")')), [false]);
+  });
+
   test('pairs without a string stay errors', () => {
     assert.equal(errorCode('xs:date("2024-01-01") = 1'), 'XPTY0004');
     assert.equal(errorCode('true() = 1'), 'XPTY0004');

@@ -89,8 +89,12 @@ export function valueCompare(op: ValueOp, a: Atomic, b: Atomic, timezone: number
     if (ta !== tb || ta === 'duration') throw incomparable(ta, tb, op);
     return holds(op, compareDurations(x, y));
   }
-  if (ta === tb && (ta === 'base64Binary' || ta === 'hexBinary') && (op === 'eq' || op === 'ne')) {
-    return holds(op, (a as Atom).value === (b as Atom).value ? 0 : 1);
+  if (ta === tb && (ta === 'base64Binary' || ta === 'hexBinary')) {
+    // F&O 3.1 10.1: binary values are ordered by their octets.
+    const encoding = ta === 'hexBinary' ? 'hex' : 'base64';
+    const x = Buffer.from((a as Atom).value as string, encoding);
+    const y = Buffer.from((b as Atom).value as string, encoding);
+    return holds(op, Buffer.compare(x, y));
   }
   if (ta === 'QName' && tb === 'QName' && (op === 'eq' || op === 'ne')) {
     const x = (a as Atom<'QName'>).value;
