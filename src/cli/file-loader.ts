@@ -3,7 +3,7 @@ import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { OscalError } from '../oscal/errors.js';
 import { decodeDocumentBytes, parseOscal } from '../oscal/formats/index.js';
-import { ResolutionError, type ImportLoader } from '../oscal/resolve/index.js';
+import { contentNotOscal, ResolutionError, type ImportLoader } from '../oscal/resolve/index.js';
 
 /**
  * Imports from the file system: hrefs relative to the importing document's file, file: URLs,
@@ -52,11 +52,7 @@ export function fileLoader(
       return { document: parseOscal(decodeDocumentBytes(bytes)).content, base: pathToFileURL(path).href };
     } catch (e) {
       const where = e instanceof OscalError && e.line !== undefined ? `${path}:${e.line}:${e.column ?? 1}` : path;
-      throw new ResolutionError(
-        'import-not-readable',
-        `import "${href}": ${where}: ${e instanceof Error ? e.message : String(e)}`,
-        href,
-      );
+      throw contentNotOscal(`import "${href}": ${where}: ${e instanceof Error ? e.message : String(e)}`, href);
     }
   };
 }

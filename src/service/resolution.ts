@@ -4,6 +4,7 @@ import { OscalError } from '../oscal/errors.js';
 import { decodeDocumentBytes, parseOscal } from '../oscal/formats/index.js';
 import { CONTENT_UUID_SCHEME } from '../oscal/identifiers.js';
 import {
+  contentNotOscal,
   ResolutionError,
   resolveProfile,
   type ImportLoader,
@@ -69,8 +70,7 @@ function readable(bytes: Buffer, href: string): Record<string, unknown> {
     return parseOscal(decodeDocumentBytes(bytes)).content;
   } catch (e) {
     const where = e instanceof OscalError && e.line !== undefined ? ` (line ${e.line})` : '';
-    throw new ResolutionError(
-      'import-not-readable',
+    throw contentNotOscal(
       `import "${href}" is not readable OSCAL${where}: ${e instanceof Error ? e.message : String(e)}`,
       href,
     );

@@ -7,13 +7,15 @@
 import type { ParsedDocument } from '../formats/document.js';
 import { documentNode, type DocumentAccess, type DocumentNeeded, type MetaNode } from '../metapath/index.js';
 import { isSupportedVersion } from '../model/model.js';
-import { resolveProfile, type ImportLoader } from '../resolve/index.js';
+import { ResolutionError, resolveProfile, type ImportLoader } from '../resolve/index.js';
 
 /** More than any chain of SSP, profile and catalog needs; a loop of documents ends here. */
 export const MAX_DOCUMENTS = 32;
 
 interface Known {
   node: MetaNode | null;
+  /** Something was read there, a document or not (fn:doc-available). */
+  available: boolean;
   /** Why a document could not be had, for the finding that names it. */
   reason?: string;
 }
@@ -35,6 +37,12 @@ export class LoadedDocuments implements DocumentAccess {
     if (!this.loader) return null;
     const known = this.documents.get(uri);
     return known === undefined ? (this.documents.size >= MAX_DOCUMENTS ? null : undefined) : known.node;
+  }
+
+  available(uri: string): boolean | undefined {
+    if (!this.loader) return false;
+    const known = this.documents.get(uri);
+    return known === undefined ? (this.documents.size >= MAX_DOCUMENTS ? false : undefined) : known.available;
   }
 
   reason(uri: string): string | undefined {
@@ -71,7 +79,7 @@ export class LoadedDocuments implements DocumentAccess {
       const loaded = await this.loader!(href, this.root.base);
       return this.known(loaded.document, loaded.base);
     } catch (e) {
-      return { node: null, reason: e instanceof Error ? e.message : String(e) };
+      return unavailable(e);
     }
   }
 
@@ -81,13 +89,17 @@ export class LoadedDocuments implements DocumentAccess {
       'back-matter'?: { resources?: { uuid: string; rlinks?: { href: string }[]; base64?: { value: string } }[] };
     };
     const resource = body['back-matter']?.resources?.find((r) => r.uuid === href.slice(1));
-    if (!resource) return { node: null, reason: `the back-matter has no resource with uuid ${href.slice(1)}` };
+    if (!resource)
+      return { node: null, available: false, reason: `the back-matter has no resource with uuid ${href.slice(1)}` };
     const tried: string[] = [];
+    // An rlink to an image makes the resource available; a later one may still be a document.
+    let available = resource.base64 !== undefined;
     for (const rlink of resource.rlinks ?? []) {
       try {
         const loaded = await this.loader!(rlink.href, this.root.base);
         return this.known(loaded.document, loaded.base);
       } catch (e) {
+        available ||= unavailable(e).available;
         tried.push(`${rlink.href} (${e instanceof Error ? e.message : String(e)})`);
       }
     }
@@ -103,6 +115,7 @@ export class LoadedDocuments implements DocumentAccess {
     }
     return {
       node: null,
+      available,
       reason: tried.length
         ? `none of the resource's contents could be read: ${tried.join('; ')}`
         : 'the resource has neither an rlink nor base64 content',
@@ -115,26 +128,39 @@ export class LoadedDocuments implements DocumentAccess {
       model === undefined ? undefined : (json[model] as { metadata?: { 'oscal-version'?: unknown } } | undefined);
     const version = body?.metadata?.['oscal-version'];
     if (model === undefined || !isSupportedVersion(version))
-      return { node: null, reason: 'it is not an OSCAL document of a supported release' };
+      return { node: null, available: true, reason: 'it is not an OSCAL document of a supported release' };
     const node = documentNode({ model, version, content: json }, base);
     this.sources.set(node, { json, base });
-    return { node };
+    return { node, available: true };
   }
 
   private async resolve(profile: MetaNode): Promise<Known> {
     const source = this.sources.get(profile.kind === 'document' ? profile : rootOf(profile));
     if (!source || !('profile' in source.json))
-      return { node: null, reason: 'resolve-profile was given something other than a profile document' };
+      return {
+        node: null,
+        available: false,
+        reason: 'resolve-profile was given something other than a profile document',
+      };
     try {
       const { document } = await resolveProfile(source.json, {
         loader: this.loader!,
         ...(source.base !== undefined ? { base: source.base } : {}),
       });
-      return { node: documentNode(document, source.base) };
+      return { node: documentNode(document, source.base), available: true };
     } catch (e) {
-      return { node: null, reason: e instanceof Error ? e.message : String(e) };
+      return { node: null, available: false, reason: e instanceof Error ? e.message : String(e) };
     }
   }
+}
+
+/** A load that failed: available all the same when the loader read bytes that are not OSCAL. */
+function unavailable(e: unknown): Known {
+  return {
+    node: null,
+    available: e instanceof ResolutionError && e.resourceRead,
+    reason: e instanceof Error ? e.message : String(e),
+  };
 }
 
 function rootOf(node: MetaNode): MetaNode {

@@ -1,5 +1,6 @@
 /** Arithmetic on atomic values (XPath 3.1 3.5 and F&O 4.2, 8.4, 9.7). */
 import { castAs } from './casts.js';
+import { add, decimalOf, multiply, numberOf as decimalNumber, remainder, subtract } from './decimal.js';
 import { MetapathError } from './errors.js';
 import { Atom, typeOf, type Atomic, type AtomicType } from './items.js';
 import {
@@ -62,6 +63,10 @@ function integerOp(op: ArithmeticOp, a: number, b: number): Atomic {
 
 function numericOp(op: ArithmeticOp, a: number, b: number, type: AtomicType): Atomic {
   const exact = type === 'integer' || type === 'decimal';
+  if (type === 'decimal' && Number.isFinite(a) && Number.isFinite(b)) {
+    const n = exactDecimalOp(op, a, b);
+    if (n !== undefined) return new Atom('decimal', n);
+  }
   let n: number;
   switch (op) {
     case '+':
@@ -89,6 +94,28 @@ function numericOp(op: ArithmeticOp, a: number, b: number, type: AtomicType): At
   }
   if (type === 'integer') return n;
   return new Atom(type as 'decimal' | 'double' | 'float', type === 'float' ? Math.fround(n) : n);
+}
+
+/**
+ * +, -, * and mod of xs:decimal values on the decimals they print as, so that 4.5 mod 1.2 is 0.9
+ * and 0.1 + 0.2 is 0.3 as XPath's exact decimals have them, not binary floating point's neighbours.
+ */
+function exactDecimalOp(op: ArithmeticOp, a: number, b: number): number | undefined {
+  const x = decimalOf(a);
+  const y = decimalOf(b);
+  switch (op) {
+    case '+':
+      return decimalNumber(add(x, y));
+    case '-':
+      return decimalNumber(subtract(x, y));
+    case '*':
+      return decimalNumber(multiply(x, y));
+    case 'mod':
+      if (b === 0) throw divisionByZero();
+      return decimalNumber(remainder(x, y));
+    default:
+      return undefined;
+  }
 }
 
 function divisionByZero(): MetapathError {

@@ -42,8 +42,10 @@ export type ItemType =
   | { t: 'item' }
   | { t: 'atomic'; name: QName }
   | { t: 'node'; test: NodeTest }
-  | { t: 'map' }
-  | { t: 'array' }
+  /** map(*), or map(K, V): keys of atomic type K, values of V. */
+  | { t: 'map'; key?: QName; value?: SequenceType }
+  /** array(*), or array(T): every member a T. */
+  | { t: 'array'; member?: SequenceType }
   | { t: 'function' };
 
 export type ComparisonOp =

@@ -4,7 +4,7 @@
  */
 import { castAs } from './casts.js';
 import { MetapathError } from './errors.js';
-import { Atom, isNumeric, numericValue, typeOf, type Atomic, type AtomicType } from './items.js';
+import { Atom, isNumeric, numericValue, stringOf, typeOf, type Atomic, type AtomicType } from './items.js';
 import {
   adjustToTimezone,
   compareDurations,
@@ -89,8 +89,12 @@ export function valueCompare(op: ValueOp, a: Atomic, b: Atomic, timezone: number
     if (ta !== tb || ta === 'duration') throw incomparable(ta, tb, op);
     return holds(op, compareDurations(x, y));
   }
-  if (ta === tb && (ta === 'base64Binary' || ta === 'hexBinary') && (op === 'eq' || op === 'ne')) {
-    return holds(op, (a as Atom).value === (b as Atom).value ? 0 : 1);
+  if (ta === tb && (ta === 'base64Binary' || ta === 'hexBinary')) {
+    // F&O 3.1 10.1: binary values are ordered by their octets.
+    const encoding = ta === 'hexBinary' ? 'hex' : 'base64';
+    const x = Buffer.from((a as Atom).value as string, encoding);
+    const y = Buffer.from((b as Atom).value as string, encoding);
+    return holds(op, Buffer.compare(x, y));
   }
   if (ta === 'QName' && tb === 'QName' && (op === 'eq' || op === 'ne')) {
     const x = (a as Atom<'QName'>).value;
@@ -110,6 +114,21 @@ function incomparable(a: AtomicType, b: AtomicType, op: string): MetapathError {
 }
 
 /**
+ * The comparison the eq, lt, … operators make, as metaschema-java makes it
+ * (ComparisonFunctions.compare): where one side is an xs:string, the other side's text is
+ * compared with it, whatever its type. XPath 3.1 raises XPTY0004 there instead; a constraint
+ * comparing a text flag with a date would then never run. Every other pair is XPath's.
+ */
+export function operatorCompare(op: ValueOp, a: Atomic, b: Atomic, timezone: number): boolean {
+  if ((typeof a === 'string') !== (typeof b === 'string')) {
+    const x = stringOf(a);
+    const y = stringOf(b);
+    return holds(op, x < y ? -1 : x > y ? 1 : 0);
+  }
+  return valueCompare(op, a, b, timezone);
+}
+
+/**
  * One pair of a general comparison (XPath 3.1 3.7.2): an untypedAtomic side is cast to the
  * other side's type (to xs:double against a number, to xs:string against text or untypedAtomic).
  */
@@ -121,7 +140,7 @@ export function generalPair(op: ValueOp, a: Atomic, b: Atomic, timezone: number)
     if (ua) a = castUntyped(a as Atom, b);
     else b = castUntyped(b as Atom, a);
   }
-  return valueCompare(op, a, b, timezone);
+  return operatorCompare(op, a, b, timezone);
 }
 
 function castUntyped(untyped: Atom, other: Atomic): Atomic {

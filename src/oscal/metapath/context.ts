@@ -33,6 +33,11 @@ export interface StaticContext {
 export interface DocumentAccess {
   /** The document at an absolute URI: its node, null when there is none, undefined when not read yet. */
   get(uri: string): MetaNode | null | undefined;
+  /**
+   * Whether anything can be read at the URI, a document or not (fn:doc-available); undefined when
+   * not read yet. Without it, only what get() finds is available.
+   */
+  available?(uri: string): boolean | undefined;
   /** The resolved catalog of a profile document (null when it cannot be resolved), or undefined when not made yet. */
   resolveProfile?(profile: MetaNode): MetaNode | null | undefined;
   /** Why the document at `uri` cannot be had, for the error that says so. */

@@ -61,6 +61,30 @@ export function subtract(a: Decimal, b: Decimal): Decimal {
 
 export const multiply = (a: Decimal, b: Decimal): Decimal => ({ units: a.units * b.units, scale: a.scale + b.scale });
 
+/** `a mod b` as XPath has it: the remainder of truncating division, with the sign of `a`; `b` must not be zero. */
+export function remainder(a: Decimal, b: Decimal): Decimal {
+  const [x, y, scale] = aligned(a, b);
+  return { units: x % y, scale };
+}
+
+/**
+ * `d` rounded to `precision` fraction digits (a negative precision rounds to tens, hundreds…),
+ * halves up (fn:round) or to even (fn:round-half-to-even).
+ */
+export function roundAt(d: Decimal, precision: number, halves: 'up' | 'even'): Decimal {
+  if (precision >= d.scale) return d;
+  const divisor = pow10(d.scale - precision);
+  const q = halves === 'up' ? roundDiv(d.units, divisor) : roundEvenDiv(d.units, divisor);
+  return decimal(q, precision);
+}
+
+function roundEvenDiv(n: bigint, d: bigint): bigint {
+  const q = floorDiv(n, d);
+  const twice = 2n * (n - q * d);
+  if (twice > d || (twice === d && q % 2n !== 0n)) return q + 1n;
+  return q;
+}
+
 export function compareDecimals(a: Decimal, b: Decimal): number {
   const [x, y] = aligned(a, b);
   return x < y ? -1 : x > y ? 1 : 0;

@@ -7,7 +7,7 @@
 import { arithmetic, subtractTemporalValues } from './arithmetic.js';
 import type { Ast, AstOf, QName } from './ast.js';
 import { castAs, isCastTarget } from './casts.js';
-import { GENERAL_TO_VALUE, generalCompare, valueCompare, type ValueOp } from './compare.js';
+import { GENERAL_TO_VALUE, generalCompare, operatorCompare, type ValueOp } from './compare.js';
 import { NS, varKey, type Ctx, type StaticContext } from './context.js';
 import { MetapathError } from './errors.js';
 import { oneFunction } from './functions/args.js';
@@ -39,6 +39,7 @@ export type Evaluator = (ctx: Ctx) => Sequence;
 const BUILT_IN_PREFIXES: Record<string, string> = { ...NS };
 /** Where an unprefixed function name is looked up, in turn: F&O first, then Metaschema's and OSCAL's own. */
 const UNPREFIXED_FUNCTION_NAMESPACES = [NS.fn, NS.mp, NS.oscal];
+const ABSTRACT_TYPES = new Set(['anyAtomicType', 'anySimpleType', 'NOTATION']);
 /** Ranges beyond this would exhaust memory before they finish; no constraint needs one. */
 const MAX_RANGE = 10_000_000;
 /** Predicates that cannot be positional, so `//x[p]` may become descendant::x[p]. */
@@ -547,7 +548,7 @@ class Compiler {
       if (a === undefined) return EMPTY;
       const b = singleAtomic(right(ctx), `the right operand of ${op}`);
       if (b === undefined) return EMPTY;
-      return [valueCompare(valueOp, untypedAsString(a), untypedAsString(b), ctx.dyn.timezone)];
+      return [operatorCompare(valueOp, untypedAsString(a), untypedAsString(b), ctx.dyn.timezone)];
     });
   }
 
@@ -568,9 +569,12 @@ class Compiler {
     const expr = this.compile(ast.expr, scope);
     const uri = ast.type.uri ?? (ast.type.prefix !== undefined ? this.prefix(ast.type.prefix, ast.at) : NS.xs);
     const type = ast.type.local;
+    // XPath 3.1 3.14.2: the abstract types are named, but nothing can be cast to them.
+    if (uri === NS.xs && ABSTRACT_TYPES.has(type))
+      throw new MetapathError('XPST0080', `nothing can be cast to the abstract type xs:${type}`, ast.at);
     if (uri !== NS.xs || !isCastTarget(type))
       throw new MetapathError(
-        'XPST0051',
+        'XPST0052',
         `${qnameText(ast.type)} is not an atomic type a value can be cast to`,
         ast.at,
       );

@@ -78,6 +78,8 @@ export interface DocumentInfo {
   /** Tells the documents of one evaluation apart, so nodes of two documents have an order. */
   readonly sequence: number;
   readonly uri: string | undefined;
+  /** The namespace of the document's fields and assemblies (flags have none), for fn:namespace-uri. */
+  readonly namespace: string;
 }
 
 export class XMap {

@@ -142,7 +142,7 @@ export function documentNode(doc: ParsedDocument, uri?: string): MetaNode {
   const model = modelFor(doc.version);
   const def = model.rootDef(doc.model);
   if (def === undefined) throw new Error(`${doc.model} is not a model of OSCAL ${doc.version}`);
-  const info: DocumentInfo = { sequence: ++documents, uri };
+  const info: DocumentInfo = { sequence: ++documents, uri, namespace: model.namespace };
   const builder = new TreeBuilder(model, info);
   const root = builder.make('document', '', undefined, undefined, undefined, undefined, []);
   const body = doc.content[doc.model];

@@ -646,10 +646,29 @@ class Parser {
         this.expect(')');
         return { t: 'item' };
       }
-      if (word === 'map' || word === 'array' || word === 'function') {
+      if (word === 'map' || word === 'array') {
+        this.ncname();
+        this.expect('(');
+        if (this.eat('*')) {
+          this.expect(')');
+          return { t: word };
+        }
+        if (word === 'array') {
+          const member = this.sequenceType();
+          this.expect(')');
+          return { t: 'array', member };
+        }
+        this.skip();
+        const key = this.qname();
+        this.expect(',');
+        const value = this.sequenceType();
+        this.expect(')');
+        return { t: 'map', key, value };
+      }
+      if (word === 'function') {
         this.ncname();
         this.skipBalanced();
-        if (word === 'function' && this.keyword('as')) this.sequenceType();
+        if (this.keyword('as')) this.sequenceType();
         return { t: word };
       }
     }

@@ -49,10 +49,19 @@ function matchesItem(item: Item, type: ItemType): boolean {
       return atomicTypeCovers(type.name.local, item);
     case 'node':
       return isNode(item) && nodeFilter(type.test, 'self', false)(item);
-    case 'map':
-      return item instanceof XMap;
-    case 'array':
-      return item instanceof XArray;
+    case 'map': {
+      if (!(item instanceof XMap)) return false;
+      const { key, value } = type;
+      if (!key || !value) return true;
+      for (const entry of item.entries.values())
+        if (!atomicTypeCovers(key.local, entry.key) || !matchesSequenceType(entry.value, value)) return false;
+      return true;
+    }
+    case 'array': {
+      if (!(item instanceof XArray)) return false;
+      const member = type.member;
+      return !member || item.members.every((m) => matchesSequenceType(m, member));
+    }
     case 'function':
       return item instanceof XFunction || item instanceof XMap || item instanceof XArray;
   }

@@ -13,6 +13,11 @@ export class ResolutionError extends Error {
   readonly href: string | undefined;
   /** Hrefs from the resolved profile down to the failing import. */
   readonly chain: readonly string[];
+  /**
+   * The loader reached the resource and had its bytes, which are not an OSCAL document (an image,
+   * a PDF): fn:doc-available is true for it, though fn:doc fails.
+   */
+  resourceRead = false;
 
   constructor(
     code: ResolutionErrorCode,
@@ -29,8 +34,17 @@ export class ResolutionError extends Error {
 
   /** The same failure seen from a profile one level up, which imported the failing one via `href`. */
   within(href: string): ResolutionError {
-    return new ResolutionError(this.code, `import "${href}": ${this.message}`, this.href, [href, ...this.chain]);
+    const outer = new ResolutionError(this.code, `import "${href}": ${this.message}`, this.href, [href, ...this.chain]);
+    outer.resourceRead = this.resourceRead;
+    return outer;
   }
+}
+
+/** import-not-readable for a resource whose bytes the loader had: something is there, but not OSCAL. */
+export function contentNotOscal(message: string, href: string): ResolutionError {
+  const error = new ResolutionError('import-not-readable', message, href);
+  error.resourceRead = true;
+  return error;
 }
 
 export type ResolutionWarningCode =

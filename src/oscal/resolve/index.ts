@@ -17,6 +17,7 @@
 export { resolveProfile, type ResolveOptions, type ResolvedCatalog } from './resolve.js';
 export type { ImportLoader, LoadedDocument } from './acquire.js';
 export {
+  contentNotOscal,
   ResolutionError,
   type ResolutionErrorCode,
   type ResolutionWarning,

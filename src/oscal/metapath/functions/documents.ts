@@ -9,10 +9,28 @@ import { define } from './registry.js';
 function documentAt(href: string, ctx: Ctx): MetaNode | null {
   const access = ctx.dyn.documents;
   if (!access) return null;
-  const uri = href.startsWith('#') ? href : resolve(href, ctx.dyn.baseUri);
+  const uri = absolute(href, ctx);
   const found = access.get(uri);
   if (found === undefined) throw new DocumentNeeded(uri);
   return found;
+}
+
+/**
+ * fn:doc-available: true for any resource that can be read at `href`, an image as well as an
+ * OSCAL document, as metaschema-java has it (FnDocumentAvailable.java); fn:doc still needs a document.
+ */
+function availableAt(href: string, ctx: Ctx): boolean {
+  const access = ctx.dyn.documents;
+  if (!access) return false;
+  if (!access.available) return documentAt(href, ctx) !== null;
+  const uri = absolute(href, ctx);
+  const found = access.available(uri);
+  if (found === undefined) throw new DocumentNeeded(uri);
+  return found;
+}
+
+function absolute(href: string, ctx: Ctx): string {
+  return href.startsWith('#') ? href : resolve(href, ctx.dyn.baseUri);
 }
 
 function resolve(relative: string, base: string | undefined): string {
@@ -42,7 +60,7 @@ define(NS.fn, {
     1,
     ([href], ctx) => {
       const uri = optString(href!, 'fn:doc-available', 0);
-      return [uri !== undefined && documentAt(uri, ctx) !== null];
+      return [uri !== undefined && availableAt(uri, ctx)];
     },
   ],
   'resolve-uri': [

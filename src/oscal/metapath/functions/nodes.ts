@@ -1,7 +1,7 @@
 /** Functions on nodes (F&O 2.5, 13.1, 14.6): names, roots, paths and the document-order helpers. */
 import { NS } from '../context.js';
 import { MetapathError } from '../errors.js';
-import { EMPTY, isNode, type MetaNode, type Sequence } from '../items.js';
+import { Atom, EMPTY, isNode, type MetaNode, type Sequence } from '../items.js';
 import { documentOrder, rootOf } from '../steps.js';
 import { optNode } from './args.js';
 import { define } from './registry.js';
@@ -85,8 +85,9 @@ define(NS.fn, {
   'namespace-uri': [
     [0, 1],
     (args, ctx) => {
-      nodeArg(args, ctx, 'fn:namespace-uri');
-      return [''];
+      const node = nodeArg(args, ctx, 'fn:namespace-uri');
+      const named = node !== undefined && (node.kind === 'assembly' || node.kind === 'field');
+      return [new Atom('anyURI', named ? node.document.namespace : '')];
     },
   ],
   root: [

@@ -17,6 +17,7 @@ import {
 } from '../items.js';
 import { oneInteger, optNumeric, oneNumber } from './args.js';
 import { define, type FunctionImpl } from './registry.js';
+import { decimalOf, numberOf, roundAt } from '../decimal.js';
 
 /** Applies `op` keeping the numeric type of the argument (an integer stays an integer). */
 function sameType(value: Atomic, op: (n: number) => number): Atomic {
@@ -45,13 +46,43 @@ function roundHalfUp(n: number, precision: number): number {
   return Math.floor(n * factor + 0.5) / factor;
 }
 
+/**
+ * fn:round and fn:round-half-to-even keeping the argument's type. An xs:decimal or xs:integer is
+ * rounded as the decimal it prints as (round(35.425, 2) is 35.43); an xs:double as its binary
+ * value (round(35.425e0, 2) is 35.42, as F&O's own example has it).
+ */
+function rounded(value: Atomic, precision: number, halves: 'up' | 'even'): Atomic {
+  const type = typeOf(value);
+  if (type !== 'integer' && type !== 'decimal') {
+    const round = halves === 'up' ? roundHalfUp : roundHalfEven;
+    return sameType(value, (n) => (Number.isFinite(n) ? round(n, precision) : n));
+  }
+  return sameType(value, (n) => numberOf(roundAt(decimalOf(n), precision, halves)));
+}
+
 /** Values for sum/avg/min/max: untypedAtomic counts as xs:double (F&O 14.4). */
 function aggregateValues(seq: Sequence): Atomic[] {
   return atomize(seq).map((v) => (v instanceof Atom && v.type === 'untypedAtomic' ? castAs(v, 'double') : v));
 }
 
+/** The values of fn:sum or fn:avg added up; values that cannot be added together are FORG0006 (F&O 14.4.5). */
+function addAll(values: readonly Atomic[], fn: string): Atomic {
+  let total = values[0]!;
+  for (const v of values.slice(1)) {
+    try {
+      total = arithmetic('+', total, v);
+    } catch (e) {
+      if (e instanceof MetapathError && e.code === 'XPTY0004')
+        throw new MetapathError('FORG0006', `${fn} cannot add xs:${typeOf(total)} and xs:${typeOf(v)}`);
+      throw e;
+    }
+  }
+  return total;
+}
+
 function extreme(seq: Sequence, fn: string, pick: 'lt' | 'gt', timezone: number): Sequence {
-  const values = aggregateValues(seq);
+  // xs:anyURI values take part as strings (F&O 14.4.3, 14.4.4).
+  const values = aggregateValues(seq).map((v) => (v instanceof Atom && v.type === 'anyURI' ? (v.value as string) : v));
   if (values.length === 0) return EMPTY;
   let best = values[0]!;
   for (const v of values.slice(1)) {
@@ -116,7 +147,7 @@ define(NS.fn, {
     (args) => {
       const v = numericArg(args, 'fn:round');
       const precision = args[1] === undefined ? 0 : oneInteger(args[1], 'fn:round', 1);
-      return v === undefined ? EMPTY : [sameType(v, (n) => (Number.isFinite(n) ? roundHalfUp(n, precision) : n))];
+      return v === undefined ? EMPTY : [rounded(v, precision, 'up')];
     },
   ],
   'round-half-to-even': [
@@ -124,7 +155,7 @@ define(NS.fn, {
     (args) => {
       const v = numericArg(args, 'fn:round-half-to-even');
       const precision = args[1] === undefined ? 0 : oneInteger(args[1], 'fn:round-half-to-even', 1);
-      return v === undefined ? EMPTY : [sameType(v, (n) => (Number.isFinite(n) ? roundHalfEven(n, precision) : n))];
+      return v === undefined ? EMPTY : [rounded(v, precision, 'even')];
     },
   ],
   sum: [
@@ -132,8 +163,7 @@ define(NS.fn, {
     ([seq, zero]) => {
       const values = aggregateValues(seq!);
       if (values.length === 0) return zero === undefined ? [0] : atomize(zero);
-      let total = values[0]!;
-      for (const v of values.slice(1)) total = arithmetic('+', total, v);
+      const total = addAll(values, 'fn:sum');
       if (typeof total === 'string' || typeof total === 'boolean')
         throw new MetapathError('FORG0006', `fn:sum adds numbers and durations, not ${stringOf(total)}`);
       return [total];
@@ -144,9 +174,7 @@ define(NS.fn, {
     ([seq]) => {
       const values = aggregateValues(seq!);
       if (values.length === 0) return EMPTY;
-      let total = values[0]!;
-      for (const v of values.slice(1)) total = arithmetic('+', total, v);
-      return [arithmetic('div', total, values.length)];
+      return [arithmetic('div', addAll(values, 'fn:avg'), values.length)];
     },
   ],
   min: [[1, 2], ([seq], ctx) => extreme(seq!, 'fn:min', 'lt', ctx.dyn.timezone)],
