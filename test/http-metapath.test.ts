@@ -113,6 +113,9 @@ describe('GET /oscal/v1/{model}/{id}/metapath', () => {
     const many = result(await query('1 to 1500', alice));
     assert.deepEqual([many.count, many.truncated, many.items.length], [1500, true, 1000]);
     assert.deepEqual(many.items[999], { kind: 'atomic', type: 'xs:integer', value: 1000 });
+    const array = result(await query('array { 1 to 20000 }', alice)).items[0];
+    assert.deepEqual([array.kind, array['value-truncated'], array.value[0]], ['array', true, 1]);
+    assert.ok(array.value.length < 20000, `${array.value.length} members given`);
     assertErrorBody(await query('1', alice, '&limit=1001'), 400);
   });
 

@@ -34,6 +34,8 @@ export interface AtomicResult {
 export interface OtherResult {
   kind: 'map' | 'array' | 'function';
   value: unknown;
+  /** Members were left out, or strings cut, to keep within the caller's length. */
+  'value-truncated'?: true;
 }
 
 export type ResultItem = NodeResult | AtomicResult | OtherResult;
@@ -68,9 +70,12 @@ export function resultSequence(items: readonly Item[], limits: ResultLimits = {}
 export function resultItem(item: Item, maxValueLength = Infinity): ResultItem {
   if (isNode(item))
     return { kind: 'node', metapath: metapathOf(item), pointer: item.pointer(), text: nodeText(item, maxValueLength) };
-  if (item instanceof XMap) return { kind: 'map', value: jsonOf(item) };
-  if (item instanceof XArray) return { kind: 'array', value: jsonOf(item) };
-  if (item instanceof XFunction) return { kind: 'function', value: jsonOf(item) };
+  if (item instanceof XMap || item instanceof XArray || item instanceof XFunction) {
+    const rendering = new Rendering(maxValueLength);
+    const value = rendering.json(item);
+    const kind = item instanceof XMap ? 'map' : item instanceof XArray ? 'array' : 'function';
+    return rendering.truncated ? { kind, value, 'value-truncated': true } : { kind, value };
+  }
   const value = atomicJson(item);
   if (typeof value === 'string' && value.length > maxValueLength)
     return {
@@ -122,22 +127,61 @@ function atomicJson(value: Atomic): string | number | boolean {
   return stringOf(value);
 }
 
-function jsonOf(item: Item): unknown {
-  if (isNode(item)) return metapathOf(item);
-  if (item instanceof XMap) {
-    const out: Record<string, unknown> = {};
-    for (const { key, value } of item.entries.values()) out[stringOf(key)] = sequenceJson(value);
+/**
+ * Maps and arrays as JSON, within a budget (the characters of their strings, and one for every
+ * other value): a map over a whole catalog, or an array of ten million integers, is cut short.
+ */
+class Rendering {
+  truncated = false;
+
+  constructor(private left: number) {}
+
+  json(item: Item): unknown {
+    if (isNode(item)) return this.text(metapathOf(item));
+    if (item instanceof XMap) {
+      const out: Record<string, unknown> = {};
+      for (const { key, value } of item.entries.values()) {
+        if (!this.spend(1)) break;
+        out[stringOf(key)] = this.sequence(value);
+      }
+      return out;
+    }
+    if (item instanceof XArray) {
+      const out: unknown[] = [];
+      for (const member of item.members) {
+        if (!this.spend(1)) break;
+        out.push(this.sequence(member));
+      }
+      return out;
+    }
+    if (item instanceof XFunction) return this.text(`${item.name || 'function'}#${item.arity}`);
+    const value = atomicJson(item as Atomic);
+    return typeof value === 'string' ? this.text(value) : value;
+  }
+
+  /** A sequence inside a map or array: one item as itself, none as null, several as a JSON array. */
+  private sequence(items: readonly Item[]): unknown {
+    if (items.length === 1) return this.json(items[0]!);
+    if (items.length === 0) return null;
+    const out: unknown[] = [];
+    for (const item of items) {
+      if (!this.spend(1)) break;
+      out.push(this.json(item));
+    }
     return out;
   }
-  if (item instanceof XArray) return item.members.map(sequenceJson);
-  if (item instanceof XFunction) return `${item.name || 'function'}#${item.arity}`;
-  return atomicJson(item as Atomic);
-}
 
-/** A sequence inside a map or array: one item as itself, none as null, several as a JSON array. */
-function sequenceJson(items: readonly Item[]): unknown {
-  if (items.length === 1) return jsonOf(items[0]!);
-  return items.length === 0 ? null : items.map(jsonOf);
+  private text(value: string): string {
+    const kept = value.slice(0, Math.max(this.left, 0));
+    this.spend(value.length);
+    return kept;
+  }
+
+  private spend(cost: number): boolean {
+    if (this.left < cost) this.truncated = true;
+    this.left -= cost;
+    return this.left >= 0;
+  }
 }
 
 /** A Metapath error as a person reads it: where in the expression (line and column), what, and its W3C code. */

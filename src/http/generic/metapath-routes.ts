@@ -45,7 +45,7 @@ const ITEM = {
     },
     'value-truncated': {
       type: 'boolean',
-      description: `the value was longer than ${METAPATH_LIMITS.maxValueLength} characters; its start is given`,
+      description: `the value was longer than ${METAPATH_LIMITS.maxValueLength} characters (of a map or array, its members counted too); its start is given`,
     },
   },
   required: ['kind'],
