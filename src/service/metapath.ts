@@ -5,9 +5,9 @@ import type { BlobStore, RevisionStore } from '../store/types.js';
 import { ContentGone, retryWhenGone, revisionRecord } from './content.js';
 import type { DocumentService } from './documents.js';
 import { expressionProblem, problemText, type ResultSequence } from './metapath-items.js';
-import { MetapathThreads, type Cost, type ThreadLimits } from './metapath-threads.js';
+import { MetapathProcesses, type Cost, type ProcessLimits } from './metapath-processes.js';
 
-export interface MetapathLimits extends ThreadLimits {
+export interface MetapathLimits extends ProcessLimits {
   /** Items an answer gives at most (the count is of all). */
   maxItems: number;
   /** Characters of one atomic value an answer gives at most. */
@@ -18,7 +18,7 @@ export interface MetapathLimits extends ThreadLimits {
 export const METAPATH_LIMITS: MetapathLimits = {
   maxItems: 1000,
   maxValueLength: 10_000,
-  threads: 2,
+  processes: 2,
   timeLimitMs: 5000,
   memoryMb: 256,
   idleMs: 60_000,
@@ -52,18 +52,18 @@ export function checkExpression(expression: string): void {
 
 /**
  * Metapath over a stored document (GET /{model}/{id}/metapath): the expression evaluated with the
- * current revision's document node as the context, on a thread bounded in time and memory.
+ * current revision's document node as the context, in a child process bounded in time and memory.
  * Reading the answer is reading the document: 404 for whoever may not.
  */
 export class MetapathService {
-  private readonly threads: MetapathThreads;
+  private readonly processes: MetapathProcesses;
 
   constructor(
     private readonly store: RevisionStore & BlobStore,
     private readonly documents: DocumentService,
     private readonly limits: MetapathLimits = METAPATH_LIMITS,
   ) {
-    this.threads = new MetapathThreads(limits);
+    this.processes = new MetapathProcesses(limits);
   }
 
   async evaluateStored(
@@ -81,7 +81,7 @@ export class MetapathService {
       if (!gzip) throw new ContentGone(`blob ${record.canonicalHash} is gone`);
       return { revision: record.number, hash: record.canonicalHash, canonical: gzip };
     });
-    const answer = await this.threads.evaluate({
+    const answer = await this.processes.evaluate({
       expression,
       hash,
       canonical,

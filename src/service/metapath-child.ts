@@ -1,13 +1,12 @@
 /**
- * A thread of MetapathThreads: evaluates one expression at a time over a stored document's JSON
+ * A process of MetapathProcesses: evaluates one expression at a time over a stored document's JSON
  * form, keeping the last document's node tree so that the next expression over it starts at once.
  */
-import { parentPort } from 'node:worker_threads';
 import { gunzipSync } from 'node:zlib';
 import { parseOscal } from '../oscal/formats/index.js';
 import { compileMetapath, documentNode, MetapathError, type MetaNode } from '../oscal/metapath/index.js';
 import { resultSequence } from './metapath-items.js';
-import type { EvaluationAnswer, EvaluationJob } from './metapath-threads.js';
+import type { EvaluationAnswer, EvaluationJob } from './metapath-processes.js';
 
 let held: { hash: string; root: MetaNode } | undefined;
 
@@ -32,4 +31,6 @@ function answer(job: EvaluationJob): EvaluationAnswer {
   }
 }
 
-parentPort!.on('message', (job: EvaluationJob) => parentPort!.postMessage(answer(job)));
+process.on('message', (job: EvaluationJob) => process.send!(answer(job)));
+// The server is gone: so is the reason to stay.
+process.on('disconnect', () => process.exit(0));
