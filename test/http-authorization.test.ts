@@ -42,6 +42,7 @@ type Op =
   | 'snapshot-put'
   | 'snapshot-delete'
   | 'validation-get'
+  | 'metapath-get'
   | 'original-get'
   | 'revision-original-get';
 
@@ -59,7 +60,8 @@ const VIS: Vis[] = ['public', 'private'];
  * `create` concerns no existing document: both columns are the same, and it runs once per caller.
  * Attachments and snapshots (generic-interface 4.3, 4.4) follow their document: reading them is
  * read; attachment POST/PUT/DELETE, resource PUT and snapshot POST/PUT are write; deleting a
- * snapshot is manage (like deleting a version). A validation report of a document is read.
+ * snapshot is manage (like deleting a version). A validation report of a document is read, and
+ * so is a Metapath expression evaluated over it.
  * The bytes a revision was sent as (.../original) are manage, as the access settings are.
  * `list` is always 200; which documents it holds is the LISTED table below.
  */
@@ -241,6 +243,14 @@ const EXPECTED: Record<Op, Record<Who, readonly [number, number]>> = {
     admin: [204, 204],
   },
   'validation-get': {
+    anonymous: [200, 404],
+    reader: [200, 404],
+    writer: [200, 404],
+    otherOwner: [200, 404],
+    owner: [200, 200],
+    admin: [200, 200],
+  },
+  'metapath-get': {
     anonymous: [200, 404],
     reader: [200, 404],
     writer: [200, 404],
@@ -1180,6 +1190,26 @@ describe('the matrix: validation report (GET /oscal/v1/catalog/{id}/validation)'
         }
         assert.equal(res.status, 200, res.text);
         assert.deepEqual([res.json().valid, res.json().model], [true, 'catalog']);
+      });
+    }
+  }
+});
+
+describe('the matrix: Metapath over a document (GET /oscal/v1/catalog/{id}/metapath)', () => {
+  const path = `/metapath?expression=${encodeURIComponent('/catalog/metadata/title')}`;
+  for (const vis of VIS) {
+    for (const who of WHO) {
+      const status = EXPECTED['metapath-get'][who][col(vis)];
+      test(`metapath over a ${vis} document, ${who}: ${status}`, async () => {
+        const doc = vis === 'public' ? publicDoc : privateDoc;
+        const res = await call(who, 'GET', `${docPath(doc.id)}${path}`);
+        if (status !== 200) {
+          assertErrorBody(res, status);
+          assertConceals(res, fingerprints(doc), await call(who, 'GET', `${docPath(randomUUID())}${path}`));
+          return;
+        }
+        assert.equal(res.status, 200, res.text);
+        assert.equal(res.json().items[0].text, (await current(doc))?.title);
       });
     }
   }

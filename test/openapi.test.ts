@@ -623,6 +623,12 @@ test('every operation answers as described: real requests, successes and refusal
   await g('GET', `/catalog/${catId}/validation`, { accept: 'text/plain' }, 406);
   await g('GET', `/catalog/${catId}/validation?constraints=common`, {}, 401);
   await g('GET', `/catalog/${randomUUID()}/validation`, {}, 404);
+  const mp = (expression: string) => `/catalog/${catId}/metapath?expression=${encodeURIComponent(expression)}`;
+  await g('GET', mp("//control[@id='ac-1']/title, count(//control), map { 'a': 1 }"), {}, 200);
+  await g('GET', `${mp('1 to 3')}&limit=2`, { token: writer }, 200);
+  await g('GET', mp('//control['), {}, 400);
+  await g('GET', mp("'a' + 1"), {}, 422);
+  await g('GET', `/catalog/${randomUUID()}/metapath?expression=1`, {}, 404);
   await g('DELETE', '/constraint-set/common', { token: writer }, 403);
   await g('DELETE', '/constraint-set/common', { token: admin }, 204);
   await g('DELETE', '/constraint-set/common', { token: admin }, 404);

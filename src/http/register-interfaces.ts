@@ -56,6 +56,7 @@ export async function registerGenericInterface(
         aliases: services.aliases,
         diff: services.diff,
         search: services.search,
+        metapath: services.metapath,
       });
       const { validation, constraintSets } = services;
       await validationRoutes(api, { validation, constraintSets, publicUrl });

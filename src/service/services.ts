@@ -8,6 +8,7 @@ import { ContentService } from './content.js';
 import { DiffService } from './diff.js';
 import { SearchService } from './search.js';
 import { DocumentService } from './documents.js';
+import { MetapathService } from './metapath.js';
 import { RegistryService } from './registry.js';
 import { ResolutionService } from './resolution.js';
 import { SnapshotService } from './snapshots.js';
@@ -76,6 +77,7 @@ export function createServices(
     constraintSets,
     validation,
     diff: new DiffService(store, documents),
+    metapath: new MetapathService(store, documents),
     search,
   };
 }

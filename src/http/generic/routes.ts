@@ -6,6 +6,7 @@ import { retryWhenGone, type ContentService } from '../../service/content.js';
 import type { SearchService } from '../../service/search.js';
 import type { DiffService } from '../../service/diff.js';
 import type { DocumentService } from '../../service/documents.js';
+import type { MetapathService } from '../../service/metapath.js';
 import { acceptedFormat, RESPONSE_TYPE } from '../../service/media-types.js';
 import type { RenditionWorkers } from '../../service/rendition-workers.js';
 import type { ResolutionService } from '../../service/resolution.js';
@@ -20,6 +21,7 @@ import { listItem } from './list-item.js';
 import { searchRoutes } from './search-routes.js';
 import { attachmentRoutes } from './attachment-routes.js';
 import { diffRoutes } from './diff-routes.js';
+import { metapathRoutes } from './metapath-routes.js';
 import { originalRoutes } from './original-routes.js';
 import { resolutionRoutes } from './resolution-routes.js';
 import { snapshotReadRoutes } from './snapshot-routes.js';
@@ -49,6 +51,7 @@ export interface GenericDeps {
   aliases: AliasService;
   diff: DiffService;
   search: SearchService;
+  metapath: MetapathService;
   publicUrl: string;
   maxAttachment: number;
 }
@@ -369,6 +372,7 @@ export async function genericRoutes(app: FastifyInstance, deps: GenericDeps): Pr
   originalRoutes(app, { store, documents });
   searchRoutes(app, { search: deps.search, base });
   await diffRoutes(app, { diff: deps.diff });
+  metapathRoutes(app, { metapath: deps.metapath });
 
   app.get<{ Params: { id: string } }>(
     '/jobs/:id',
