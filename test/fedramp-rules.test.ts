@@ -152,6 +152,22 @@ describe('FedRAMP rules on partial SSPs, schema validation off', () => {
     }
   });
 
+  test("an index-has-key failure is worded by the rule's message, its templates read on the node without a key", () => {
+    const failText = (rule: string) =>
+      (run.sarif().get(fixture(rule, 'fail')) ?? [])
+        .filter((r) => r.ruleId === rule && r.kind === 'fail')
+        .map((r) => r.message.text);
+    assert.deepEqual(failText('has-required-response-points'), [
+      'All Response points defined in the baseline MUST have corresponding statements values in the SSP. Missing statement: (ac-1_smt.b).',
+    ]);
+    assert.deepEqual(failText('has-required-parameters'), [
+      'A FedRAMP SSP must define all parameters for all controls from the imported baseline. The following parameters are defined in the baseline, but not properly set in the SSP: (ac-1_prm_2).',
+    ]);
+    assert.deepEqual(failText('responsible-party-is-person'), [
+      "For roles 'system-owner' and 'information-system-security-officer', the responsible-role party MUST be a party of type 'person'.",
+    ]);
+  });
+
   test('no rule meets a processing error, but for the doc() of a profile that is not there', () => {
     const errors = run
       .json()

@@ -98,12 +98,14 @@ export function letNames(root: XmlElement): string[] {
 }
 
 function constraint(el: XmlElement, kind: ConstraintKind, generatedId: string, options: CompileOptions): Constraint {
+  const message = firstChild(el, 'message');
   const common = {
     id: el.attrs.id ?? generatedId,
     ...(el.attrs.id === undefined ? { generatedId: true as const } : {}),
     level: level(el, options),
     target: el.attrs.target === undefined ? DOT : expression(el, 'target', options),
     ...documentation(el),
+    ...(message ? { message: messageTemplate(message, options) } : {}),
     source: { file: options.file, line: el.line },
   };
   switch (kind) {
@@ -141,15 +143,8 @@ function constraint(el: XmlElement, kind: ConstraintKind, generatedId: string, o
         ...(datatype !== undefined ? { datatype: checkedDatatype(datatype, el, options) } : {}),
       };
     }
-    case 'expect': {
-      const message = firstChild(el, 'message');
-      return {
-        ...common,
-        kind,
-        test: expression(el, 'test', options),
-        ...(message ? { message: messageTemplate(message, options) } : {}),
-      };
-    }
+    case 'expect':
+      return { ...common, kind, test: expression(el, 'test', options) };
     case 'has-cardinality': {
       const min = el.attrs['min-occurs'];
       const max = el.attrs['max-occurs'];

@@ -71,6 +71,9 @@ interface KeyReference {
   source: string;
   node: MetaNode;
   keys: string[];
+  /** Where the reference was read, for the constraint's message once the indexes are complete. */
+  ctx: Ctx;
+  sc: StaticContext;
 }
 
 interface IndexEntry {
@@ -263,15 +266,19 @@ export class ConstraintRun {
         }
         return true;
       case 'matches':
-        for (const target of targets) this.checkMatches(rule, target, source);
+        for (const target of targets) this.checkMatches(rule, target, source, ctx, sc);
         return true;
       case 'expect':
         for (const target of targets) {
           const focus = ctx.focus(target, 1, 1);
           if (!ebv(this.evaluate(rule.test, focus, sc))) {
-            const message = rule.message
-              ? this.message(rule.message, focus, sc)
-              : `${describeConstraint(rule)}: the test ${quote(rule.test.text)} is false for ${nodeLabel(target)}`;
+            const message = this.violation(
+              rule,
+              target,
+              ctx,
+              sc,
+              () => `${describeConstraint(rule)}: the test ${quote(rule.test.text)} is false for ${nodeLabel(target)}`,
+            );
             this.fail(rule, source, target, message);
           }
         }
@@ -283,7 +290,14 @@ export class ConstraintRun {
             rule,
             source,
             node,
-            `${nodeLabel(node)} has ${n} of ${quote(rule.target.text)}; at least ${rule.minOccurs} ${rule.minOccurs === 1 ? 'is' : 'are'} required`,
+            this.violation(
+              rule,
+              node,
+              ctx,
+              sc,
+              () =>
+                `${nodeLabel(node)} has ${n} of ${quote(rule.target.text)}; at least ${rule.minOccurs} ${rule.minOccurs === 1 ? 'is' : 'are'} required`,
+            ),
           );
         }
         if (rule.maxOccurs !== undefined && n > rule.maxOccurs) {
@@ -291,7 +305,14 @@ export class ConstraintRun {
             rule,
             source,
             node,
-            `${nodeLabel(node)} has ${n} of ${quote(rule.target.text)}; at most ${rule.maxOccurs} ${rule.maxOccurs === 1 ? 'is' : 'are'} allowed`,
+            this.violation(
+              rule,
+              node,
+              ctx,
+              sc,
+              () =>
+                `${nodeLabel(node)} has ${n} of ${quote(rule.target.text)}; at most ${rule.maxOccurs} ${rule.maxOccurs === 1 ? 'is' : 'are'} allowed`,
+            ),
           );
         }
         return true;
@@ -307,7 +328,14 @@ export class ConstraintRun {
                 rule,
                 source,
                 target,
-                `${nodeLabel(target)} has the key ${keyText(key)}, which ${metapathOf(existing.node)} has already: the index ${rule.name} needs each key once`,
+                this.violation(
+                  rule,
+                  target,
+                  ctx,
+                  sc,
+                  () =>
+                    `${nodeLabel(target)} has the key ${keyText(key)}, which ${metapathOf(existing.node)} has already: the index ${rule.name} needs each key once`,
+                ),
               );
             } else index.set(key, { node: target, constraint: rule });
           }
@@ -321,6 +349,8 @@ export class ConstraintRun {
             source,
             node: target,
             keys: this.keys(rule, rule.keyFields, target, ctx, source, sc),
+            ctx,
+            sc,
           });
         }
         return true;
@@ -334,7 +364,14 @@ export class ConstraintRun {
                 rule,
                 source,
                 target,
-                `${nodeLabel(target)} has the key ${keyText(key)}, which ${metapathOf(first)} has already: ${describeConstraint(rule)} needs each key once`,
+                this.violation(
+                  rule,
+                  target,
+                  ctx,
+                  sc,
+                  () =>
+                    `${nodeLabel(target)} has the key ${keyText(key)}, which ${metapathOf(first)} has already: ${describeConstraint(rule)} needs each key once`,
+                ),
               );
             else seen.set(key, target);
           }
@@ -344,18 +381,41 @@ export class ConstraintRun {
     }
   }
 
-  private checkMatches(rule: Extract<Constraint, { kind: 'matches' }>, target: MetaNode, source: string): void {
+  private checkMatches(
+    rule: Extract<Constraint, { kind: 'matches' }>,
+    target: MetaNode,
+    source: string,
+    ctx: Ctx,
+    sc: StaticContext,
+  ): void {
     const value = valueText(target);
     if (rule.regex !== undefined && !compileWholeMatch(rule.regex).test(value)) {
       this.fail(
         rule,
         source,
         target,
-        `${nodeLabel(target)} is ${quote(value)}, which does not match the pattern ${rule.regex}`,
+        this.violation(
+          rule,
+          target,
+          ctx,
+          sc,
+          () => `${nodeLabel(target)} is ${quote(value)}, which does not match the pattern ${rule.regex}`,
+        ),
       );
     }
     if (rule.datatype !== undefined && !datatypeAccepts(rule.datatype as DataType, value)) {
-      this.fail(rule, source, target, `${nodeLabel(target)} is ${quote(value)}, which is not a valid ${rule.datatype}`);
+      this.fail(
+        rule,
+        source,
+        target,
+        this.violation(
+          rule,
+          target,
+          ctx,
+          sc,
+          () => `${nodeLabel(target)} is ${quote(value)}, which is not a valid ${rule.datatype}`,
+        ),
+      );
     }
   }
 
@@ -468,7 +528,14 @@ export class ConstraintRun {
             ref.constraint,
             ref.source,
             ref.node,
-            `${nodeLabel(ref.node)} refers to ${keyText(key)}, which is not a key of ${describeIndex(ref.constraint.name, index)}`,
+            this.violation(
+              ref.constraint,
+              ref.node,
+              ref.ctx,
+              ref.sc,
+              () =>
+                `${nodeLabel(ref.node)} refers to ${keyText(key)}, which is not a key of ${describeIndex(ref.constraint.name, index)}`,
+            ),
           );
       }
     }
@@ -483,6 +550,15 @@ export class ConstraintRun {
       this.compiled.set(expression, evaluator);
     }
     return evaluator(ctx);
+  }
+
+  /**
+   * A violation's message: the constraint author's, with `target` as the focus and the variables
+   * bound where the constraint was evaluated, as metaschema-java words every kind but
+   * allowed-values; our own wording when the author wrote none.
+   */
+  private violation(rule: Constraint, target: MetaNode, ctx: Ctx, sc: StaticContext, ours: () => string): string {
+    return rule.message ? this.message(rule.message, ctx.focus(target, 1, 1), sc) : ours();
   }
 
   /** A message template: literal text and expressions, each expression's values joined by ", ". */

@@ -41,6 +41,8 @@ interface Common {
   formalName?: string;
   description?: string;
   props?: ConstraintProp[];
+  /** The author's message for a violation; allowed-values has its own wording, as in metaschema-java. */
+  message?: MessagePart[];
   source: SourceRef;
 }
 
@@ -57,7 +59,7 @@ export type Constraint = Common &
   (
     | { kind: 'allowed-values'; values: string[]; allowOther: boolean; extensible: 'none' | 'model' | 'external' }
     | { kind: 'matches'; regex?: string; datatype?: string }
-    | { kind: 'expect'; test: Expression; message?: MessagePart[] }
+    | { kind: 'expect'; test: Expression }
     | { kind: 'has-cardinality'; minOccurs?: number; maxOccurs?: number }
     | { kind: 'index'; name: string; keyFields: KeyField[] }
     | { kind: 'index-has-key'; name: string; keyFields: KeyField[] }
