@@ -174,12 +174,12 @@ describe('FedRAMP rules on partial SSPs, schema validation off', () => {
       .flatMap((r) =>
         r.issues.filter((i: Json) => i.code === 'constraint-error').map((i: Json) => ({ file: r.file, i })),
       )
-      .map(({ file, i }) => `${relative(DIR, file)}: ${i.constraintId}: ${i.message.slice(0, 160)}`);
+      .map(({ file, i }) => `${relative(DIR, file)}: ${i.constraintId}: ${i.message}`);
     // fn:doc() of a missing document is an error (FODC0002), in metaschema-java as here.
     const expected =
       /^import-profile-has-available-document\.fail\.xml: import-profile-resolves-to-fedramp-content: .*\[FODC0002\]$/;
     assert.deepEqual(
-      errors.filter((e) => !expected.test(e)),
+      errors.filter((e) => !expected.test(e)).map((e) => e.slice(0, 300)),
       [],
     );
     assert.equal(errors.length, 1, errors.join('\n'));
