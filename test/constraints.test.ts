@@ -452,3 +452,43 @@ describe('constraints run whatever the schema finds', () => {
     assert.equal(r.constraintsChecked, false);
   });
 });
+
+describe("a constraint's own message", () => {
+  const WORDED = `<metaschema-meta-constraints xmlns="http://csrc.nist.gov/ns/oscal/metaschema/1.0">
+  <context><metapath target="/catalog"/><constraints>
+    <let var="where" expression="'in ' || metadata/title"/>
+    <allowed-values id="group-ids" target="group/@id"><enum value="ac"/><enum value="au"/><message>never used</message></allowed-values>
+    <matches id="control-id-form" target="//control/@id" regex="[a-z]{2}-\\d+"><message>bad control id { . } { $where }</message></matches>
+    <has-cardinality id="has-roles" target="metadata/role" min-occurs="1"><message>{ count(group) } groups but no role</message></has-cardinality>
+    <index id="control-index" name="controls" target="//control"><key-field target="@id"/><message>{ @id } twice</message></index>
+    <index-has-key id="related-controls" name="controls" target="//control/link[@rel='related']"><key-field target="@href" pattern="#(.*)"/><message>no control { @href } { $where }</message></index-has-key>
+    <is-unique id="unique-labels" target="//prop[@name='label']"><key-field target="@value"/><message>label { @value } again</message></is-unique>
+  </constraints></context></metaschema-meta-constraints>`;
+
+  test('words the violations of every kind but allowed-values, read on the violating node with the lets in scope', async () => {
+    const set = await readConstraintSet('worded', WORDED);
+    const doc = catalog();
+    const groups = body(doc).groups;
+    groups[1]!.id = 'zz';
+    groups[0]!.controls[0]!.id = 'audit1';
+    delete body(doc).metadata.roles;
+    groups[1]!.controls[0]!.id = 'ac-2';
+    (groups[0]!.controls[1]!.links as Json[])[0]!.href = '#ac-9';
+    (groups[1]!.controls[0]!.props as Json[])[0]!.value = 'AC-2';
+    const r = await validateFully(JSON.stringify(doc), { sets: [set], schema: false });
+    const said = Object.fromEntries(
+      r.issues.filter((i) => i.source === 'worded').map((i) => [i.constraintId, i.message] as const),
+    );
+    assert.deepEqual(
+      { ...said, 'group-ids': /it must be one of: ac, au/.test(said['group-ids'] ?? '') },
+      {
+        'group-ids': true,
+        'control-id-form': 'bad control id audit1 in Constraint test catalog',
+        'has-roles': '2 groups but no role',
+        'control-index': 'ac-2 twice',
+        'related-controls': 'no control #ac-9 in Constraint test catalog',
+        'unique-labels': 'label AC-2 again',
+      },
+    );
+  });
+});
