@@ -111,7 +111,7 @@ describe('import of the shared content tree, export, and import again', () => {
   let first: Run;
 
   // NIST's 1.1.2 resolved baselines break a constraint of their own release at ERROR (see
-  // docs/decisions.md, "Constraint findings on NIST's own content"); a server that must store
+  // docs/decisions/0052-constraint-findings-on-nist-content.md); a server that must store
   // them runs with --reject-level CRITICAL, as this one does, so that every document is stored.
   before(async () => {
     server = await TestServer.start({ args: ['--reject-level', 'CRITICAL'] });
@@ -126,8 +126,9 @@ describe('import of the shared content tree, export, and import again', () => {
     process.stderr.write(`# import of ${CONTENT}: ${first.ms} ms\n`);
     // 80 files hold 27 documents. The first file of each (JSON before XML before YAML) creates it;
     // a twin saying the same is unchanged. The 10 skipped are XML or YAML twins whose content
-    // differs: NIST's JSON lost markup that our reading of the XML keeps (docs/decisions.md,
-    // "Markup"), so sending both would flip the document between them on every run.
+    // differs: NIST's JSON lost markup that our reading of the XML keeps
+    // (docs/decisions/0006-markup-where-nist-loses-content.md), so sending both would flip the
+    // document between them on every run.
     assert.equal(summaryOf(first), '80 files: 27 created, 0 updated, 43 unchanged, 10 skipped, 0 refused');
     const skipped = first.stdout.split('\n').filter((l) => l.startsWith('skipped'));
     assert.equal(skipped.length, 10);

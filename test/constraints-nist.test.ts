@@ -1,7 +1,7 @@
 /**
  * Every NIST document in ../shared/content, validated with its release's model constraints: each
  * finding is listed here by constraint, level and count, so nothing is skipped and nothing new
- * appears unseen. docs/decisions.md ("Constraint findings on NIST's own content") says, for each
+ * appears unseen. docs/decisions/0052-constraint-findings-on-nist-content.md says, for each
  * ERROR, whether NIST's document or the constraint is at fault; the tests below hold the reason.
  */
 import assert from 'node:assert/strict';

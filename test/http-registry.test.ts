@@ -17,7 +17,10 @@ import { makeToken } from './support/tokens.js';
 const CONTENT_UUID = 'http://oscal.io/oscal/identifier/contentuuid';
 const CONTENT_UUID_HYPHENATED = 'http://oscal.io/oscal/identifier/content-uuid';
 const LIST_ITEM_KEYS = ['content-uuid', 'document-version', 'last-modified', 'oscal-version', 'self', 'title'];
-/** The registry's fields, and the constraint findings below the reject level kept with the version (docs/decisions.md). */
+/**
+ * The registry's fields, and the constraint findings below the reject level kept with the version
+ * (docs/decisions/0019-registry-one-store.md, 0050-constraint-evaluation-levels-indexes.md).
+ */
 const VERSION_ITEM_KEYS = [
   'createdAt',
   'documentVersion',

@@ -2,7 +2,7 @@
  * Whitespace in markup is content: generated text with runs of spaces, tabs, and spaces at its
  * edges, in every markup context, survives both conversions. JSON -> XML -> JSON gives the same
  * Markdown, and the XML read back from that Markdown holds the same text as the XML it came from.
- * Line breaks are the XML's layout or Markdown's soft breaks (docs/decisions.md, "Markup").
+ * Line breaks are the XML's layout or Markdown's soft breaks (docs/decisions/0007-markup-whitespace.md).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

@@ -2,7 +2,7 @@
  * Three places where Metapath follows metaschema-java (or, where that has been fixed there,
  * XPath 3.1): comparisons of text with other values, the document root of `/`, and
  * doc-available() for resources that are not documents. Each names the source it follows;
- * docs/decisions.md has the reasons.
+ * docs/decisions/0098 to 0100 have the reasons.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -185,8 +185,8 @@ describe('the description', () => {
       const doc = app.swagger() as Json;
       const routes = routesFromTree(app.printRoutes({ commonPrefix: false }));
       assert.ok(routes.length > 50, `routes found: ${routes.length}`);
-      // Left out on purpose: the HTML page at / (docs/decisions.md), Swagger UI's own files under /docs,
-      // and the web interface's pages and assets, which answer HTML, not the API's JSON.
+      // Left out on purpose: the HTML page at / (docs/decisions/0068-openapi-description.md), Swagger UI's
+      // own files under /docs, and the web interface's pages and assets, which answer HTML, not the API's JSON.
       // Fastify routes a prefix's '/' both with and without the slash: one operation.
       const unique = new Map(routes.map((r) => [`${r.method} ${r.path.replace(/(.)\/$/, '$1')}`, r]));
       const WEB = /^\/(?:assets|browse|documents|search|sign-in|sign-out|upload)(?:\/|$)/;

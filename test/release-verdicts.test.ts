@@ -3,7 +3,7 @@
  * JSON Schema for JSON and YAML, the XSD for XML. Every document of the shared content that
  * declares a release with official schemas here, and every case of the mutated validation
  * corpus in the formats our writer can carry it in, gets NIST's verdict, or the difference is
- * one of those listed (each explained in docs/decisions.md, "Validation").
+ * one of those listed (each explained in docs/decisions/0012-verdicts-against-official-schemas.md).
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

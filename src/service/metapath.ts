@@ -14,7 +14,7 @@ export interface MetapathLimits extends ProcessLimits {
   maxValueLength: number;
 }
 
-/** The bounds of one evaluation on the server (docs/decisions.md, "Metapath over a stored document"). */
+/** The bounds of one evaluation on the server (docs/decisions/0102-metapath-server-bounds.md). */
 export const METAPATH_LIMITS: MetapathLimits = {
   maxItems: 1000,
   maxValueLength: 10_000,

@@ -2,7 +2,7 @@
  * Cases where NIST's official 1.0.x XSD gives another verdict than ours on the XML form. In each,
  * the XSD does not express a rule that the release's Metaschema definition and its JSON Schema
  * both state, or it is the defect already listed for the JSON Schema (nist-schema-bugs.ts).
- * docs/decisions.md ("Verdicts against NIST's official schemas") explains them.
+ * docs/decisions/0012-verdicts-against-official-schemas.md explains them.
  */
 import type { CorpusCase } from './corpus.js';
 

@@ -4,7 +4,7 @@
  * that NIST's own 1.0.0 content breaks; 1.1.0-1.1.2 ask hashes for half their digits, and hold
  * the related-control links of NIST's own resolved baselines to be errors. NIST corrected each
  * of them in a later release (1.0.1, 1.1.3 or 1.2.0); we apply the constraints with those
- * corrections (docs/decisions.md, "NIST's constraints as NIST corrected them"). The build fails
+ * corrections (docs/decisions/0049-nist-constraints-as-corrected.md). The build fails
  * when an entry no longer matches exactly as many elements as it says, so this list cannot
  * silently go stale.
  */

@@ -12,7 +12,7 @@ import { MAX_NESTING } from './nesting.js';
  * text as before and reports what is wrong, so this reader never decides that YAML is bad.
  *
  * Why it exists: js-yaml's own tokenizer is most of the cost of reading a YAML catalog, and the
- * engine must read YAML no slower than that library's bare load (docs/decisions.md).
+ * engine must read YAML no slower than that library's bare load (docs/decisions/0004-block-yaml-reader.md).
  */
 export function readBlockYaml(text: string): Record<string, unknown> | undefined {
   if (OUTSIDE_SUBSET_CHAR.test(text) && (OUTSIDE_SUBSET_CHAR_STRICT.test(text) || UNPAIRED_SURROGATE.test(text)))

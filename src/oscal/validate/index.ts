@@ -154,7 +154,7 @@ export interface FullValidateOptions extends ValidateOptions, ConstraintOptions 
  * the declared release, then the release's own constraints and any external constraint sets,
  * whatever the schema found. Constraints run over whatever tree the reader could build (what
  * it could not read is left out), so a deliberately partial document still gets a verdict on
- * every rule (docs/decisions.md, "Constraints run whatever the schema finds").
+ * every rule (docs/decisions/0094-constraints-run-whatever-schema.md).
  */
 export async function validateFully(text: string, options: FullValidateOptions = {}): Promise<ValidationResult> {
   const assumed = options.oscalVersion ?? NEWEST_VERSION;
