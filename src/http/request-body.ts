@@ -12,15 +12,26 @@ export function jsonBodyOf(request: FastifyRequest, what: string): unknown {
   return parseJsonBody(bodyOf(request), request.headers['content-type'], what);
 }
 
-/** The form's field "file": its bytes, name and type; other file parts are read and dropped. */
+/**
+ * The form's field "file": its bytes, name and type; other file parts are read and dropped. The
+ * text fields go into `fields` when it is given (a field longer than `fieldSize`, 64 KB unless
+ * said, is refused), else they are dropped too.
+ */
 export async function fileField(
   request: FastifyRequest,
   limit: number,
+  form: { fields?: Map<string, string>; fieldSize?: number } = {},
 ): Promise<{ bytes: Buffer; filename: string; mediaType: string } | undefined> {
   let file: { bytes: Buffer; filename: string; mediaType: string } | undefined;
   try {
-    for await (const part of request.parts()) {
-      if (part.type !== 'file') continue;
+    const options = form.fieldSize === undefined ? undefined : { limits: { fieldSize: form.fieldSize } };
+    for await (const part of request.parts(options)) {
+      if (part.type !== 'file') {
+        if (!form.fields) continue;
+        if (part.valueTruncated) throw refuse('too-large', `the form field ${part.fieldname} is longer than accepted`);
+        form.fields.set(part.fieldname, String(part.value));
+        continue;
+      }
       // Every file part is read to its end (the parser waits for that), but only "file" is kept.
       const bytes = await part.toBuffer();
       if (part.file.truncated || bytes.length > limit)
