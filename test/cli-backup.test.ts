@@ -77,7 +77,7 @@ type Who = 'admin' | 'alice' | 'bob' | 'carol' | 'dave';
 /** What the source store holds, as its server was asked to make it. */
 interface Fixture {
   tokens: Record<Who, string>;
-  docs: { json: string; xml: string; private: string };
+  docs: { json: string; xml: string; private: string; draft: string };
   attachment: Buffer;
 }
 
@@ -175,7 +175,16 @@ async function populate(server: TestServer): Promise<Fixture> {
     }),
     201,
   );
-  return { tokens, docs: { json, xml, private: priv }, attachment };
+  // A draft kept with its constraint findings (a responsible party naming no role or party): marked not valid.
+  const draft = markedCatalog('backup draft');
+  draft.content.catalog.metadata['responsible-parties'] = [
+    { 'role-id': 'no-such-role', 'party-uuids': [randomUUID()] },
+  ];
+  const kept = (
+    await expectStatus(as('alice', 'POST', '?keep-findings=true', JSON.stringify(draft.content)), 201)
+  ).json()['catalog-list'][0];
+  assert.equal(kept.valid, false);
+  return { tokens, docs: { json, xml, private: priv, draft: kept['content-uuid'] as string }, attachment };
 }
 
 /**
@@ -249,6 +258,20 @@ function assertFixtureShape(print: Record<string, any>, fx: Fixture): void {
   assert.equal((attachments[0]![1] as { body: string }).body, sha256(fx.attachment));
   assert.equal(JSON.parse(print.json.snapshots.body)['catalog-snapshot-list'].length, 1);
   assert.match(print.xml['application/xml'].body, /XML document, second revision/);
+  const draftVersions = JSON.parse(print.draft.versions.body) as { version: number; valid: boolean }[];
+  assert.deepEqual(
+    draftVersions.map((v) => [v.version, v.valid]),
+    [[1, false]],
+    'the draft is marked not valid',
+  );
+  const listed = JSON.parse(print['list for admin'].body)['catalog-list'] as {
+    'content-uuid': string;
+    valid: boolean;
+  }[];
+  assert.deepEqual(
+    listed.filter((i) => !i.valid).map((i) => i['content-uuid']),
+    [fx.docs.draft],
+  );
   assert.equal(JSON.parse(print.audit.body)['audit-list'].length > 10, true);
 }
 
