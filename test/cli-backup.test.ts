@@ -313,7 +313,7 @@ describe('backup and restore, SQLite', () => {
     const said = await ok(['backup', '--data', source!.dataDir, sqliteBackup]);
     assert.match(
       said,
-      /^backed up 3 documents \(6 revisions, 1 attachment, 1 snapshot\), 5 users, 5 tokens, \d+ audit entries, 1 constraint set, \d+ jobs?, \d+ blobs to /,
+      /^backed up 4 documents \(7 revisions, 1 attachment, 1 snapshot\), 5 users, 5 tokens, \d+ audit entries, 1 constraint set, \d+ jobs?, \d+ blobs to /,
     );
     assert.equal(
       statSync(sqliteBackup).mode & 0o777,
@@ -337,7 +337,7 @@ describe('backup and restore, SQLite', () => {
 
     const target = newDataDir();
     const restored = await ok(['restore', '--data', target, sqliteBackup]);
-    assert.match(restored, /^restored 3 documents \(6 revisions, 1 attachment, 1 snapshot\), 5 users, 5 tokens/m);
+    assert.match(restored, /^restored 4 documents \(7 revisions, 1 attachment, 1 snapshot\), 5 users, 5 tokens/m);
     assert.equal(existsSync(join(target, 'admin-token')), false);
     const copy = await serve([], target);
     assert.equal(
@@ -357,7 +357,7 @@ describe('backup and restore, SQLite', () => {
     assert.equal(r.code, 1, r.stderr);
     assert.equal(
       r.stderr,
-      `oscal-depot: cannot restore into the store in ${source!.dataDir}: the target store holds 3 documents: restore only into an empty store (a new data directory or an empty database); nothing was changed\n`,
+      `oscal-depot: cannot restore into the store in ${source!.dataDir}: the target store holds 4 documents: restore only into an empty store (a new data directory or an empty database); nothing was changed\n`,
     );
     assert.deepEqual(readRows(file), rowsBefore);
     assert.deepEqual(await fingerprint(source!, fx), before);
@@ -419,7 +419,7 @@ describe('backup and restore, SQLite', () => {
       altered,
       gzipSync(
         Buffer.from(
-          lines.toString('latin1').replace(/\{"end":"documents","rows":3\}/, '{"end":"documents","rows":4}'),
+          lines.toString('latin1').replace(/\{"end":"documents","rows":4\}/, '{"end":"documents","rows":5}'),
           'latin1',
         ),
       ),
@@ -428,7 +428,7 @@ describe('backup and restore, SQLite', () => {
     assert.equal(r.code, 1);
     assert.match(
       r.stderr,
-      /table documents should have 4 rows and has 3: the backup is damaged; nothing was changed\n$/,
+      /table documents should have 5 rows and has 4: the backup is damaged; nothing was changed\n$/,
     );
     assert.deepEqual(readRows(join(target, 'oscal-depot.sqlite')), {}, 'nothing of the partial restores is left');
 
@@ -464,7 +464,7 @@ describe('backup and restore across backends, PostgreSQL', { skip: TEST_DATABASE
 
   test('a SQLite backup restores into PostgreSQL: the same answers, the same tokens', async () => {
     const said = await ok(['restore', '--database-url', pgUrl, sqliteBackup]);
-    assert.match(said, /into the PostgreSQL store\nindexed 3 documents for search\n$/);
+    assert.match(said, /into the PostgreSQL store\nindexed 4 documents for search\n$/);
     assert.doesNotMatch(said, /postgres:\/\//, 'the URL (which may hold a password) is not printed');
     pgServer = await serve(['--database-url', pgUrl]);
     assert.deepEqual(await fingerprint(pgServer, fx), expected);
@@ -503,7 +503,7 @@ describe('backup and restore across backends, PostgreSQL', { skip: TEST_DATABASE
     assert.equal(r.code, 1);
     assert.equal(
       r.stderr,
-      'oscal-depot: cannot restore into the PostgreSQL store: the target store holds 3 documents: restore only into an empty store (a new data directory or an empty database); nothing was changed\n',
+      'oscal-depot: cannot restore into the PostgreSQL store: the target store holds 4 documents: restore only into an empty store (a new data directory or an empty database); nothing was changed\n',
     );
   });
 
@@ -514,7 +514,7 @@ describe('backup and restore across backends, PostgreSQL', { skip: TEST_DATABASE
     const server = await serve(['--database-url', db.url]);
     const file = join(work, 'postgres.backup');
     const said = await ok(['backup', '--database-url', db.url, '-'], { stdout: file });
-    assert.match(said, /^backed up 3 documents \(6 revisions, 1 attachment, 1 snapshot\), 5 users, 5 tokens/);
+    assert.match(said, /^backed up 4 documents \(7 revisions, 1 attachment, 1 snapshot\), 5 users, 5 tokens/);
     assert.equal(JSON.parse(gunzipSync(readFileSync(file)).toString('latin1').split('\n')[0]!).source, 'postgres');
 
     const target = newDataDir();

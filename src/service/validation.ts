@@ -116,7 +116,8 @@ export class ValidationService {
     const plural = refused.length === 1 ? '' : 's';
     return new KeepableRefusal(
       refused.length,
-      `the ${doc.model} has ${count} finding${plural} at ${level} or above against OSCAL ${doc.version}'s schemas and constraints, the first: ${refused[0]!.message} [${refused[0]!.constraintId ?? refused[0]!.code}]; ${KEEP_FINDINGS_HINT}`,
+      // The hint comes before the finding quoted, which may be long enough for the message to be cut.
+      `the ${doc.model} has ${count} finding${plural} at ${level} or above against OSCAL ${doc.version}'s schemas and constraints (${KEEP_FINDINGS_HINT}); the first: ${refused[0]!.message} [${refused[0]!.constraintId ?? refused[0]!.code}]`,
       refused.map(issueDetail),
     );
   }

@@ -88,7 +88,7 @@ function refusedBody(
   const refusal = refusalView({
     file: file.filename || 'The file',
     // The API's hint names its query parameter; here the button below says it.
-    message: keepable ? error.message.replace(`; ${KEEP_FINDINGS_HINT}`, '') : error.message,
+    message: keepable ? error.message.replace(` (${KEEP_FINDINGS_HINT})`, '') : error.message,
     errors: error.errors ?? [],
     ...(source !== undefined ? { source } : {}),
   });
