@@ -496,6 +496,8 @@ describe('the matrix: update keeping findings (PUT /api/v1/catalogs/{id}?keep-fi
           [[doc.versions[0]![0] + 1, false], ...doc.versions.map(([n]) => [n, true])],
           'the new version alone is marked',
         );
+        doc.versions.unshift([doc.versions[0]![0] + 1, title]);
+        return assertUnchanged(doc, 'nothing but the new version: it');
       });
     }
   }
