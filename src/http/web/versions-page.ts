@@ -71,10 +71,10 @@ export function versionRoutes(app: FastifyInstance, deps: VersionDeps): void {
       const { rights } = await documents.readable(request.identity, model, id);
       // The version's own title: the page shows that version, whatever the document is called now.
       const nav = documentNav({ model, id, title: revision.fields.title, rights, current: 'versions' });
+      const by = `${revision.author} at ${revision.createdAt}`;
       const body = html`${nav}
         <p class="version-note" role="note">
-          Version ${number}, written by ${revision.author} at ${revision.createdAt}:
-          read-only.${draftBadge(revision.valid)}
+          Version ${number}, written by ${by}: read-only.${draftBadge(revision.valid)}
         </p>
         ${view.body}`;
       const title = `${revision.fields.title} (version ${number})`;
