@@ -2,7 +2,7 @@ import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type ParseEr
 import { OscalError } from '../errors.js';
 import type { ParsedDocument } from './document.js';
 import { checkJsonNesting } from './nesting.js';
-import { pointerSegments, positionAt, type Locator } from './positions.js';
+import { pointerSegments, positionAt, positionsIn, type Locator } from './positions.js';
 import { readTree, type ReadProblems } from './tree-reader.js';
 
 /** With `problems`, reads past what the model does not allow and records it there (see readTree). */
@@ -38,10 +38,11 @@ function syntaxError(text: string): OscalError {
 /** Finds where JSON pointers are in the text; the text is parsed once for all of them. */
 export function jsonLocator(text: string): Locator {
   const root = parseTree(text);
+  const positionOf = positionsIn(text);
   return (path) => {
     const node = root && findNodeAtLocation(root, pointerSegments(path));
     if (!node) return undefined;
-    return positionAt(text, node.parent?.type === 'property' ? node.parent.offset : node.offset);
+    return positionOf(node.parent?.type === 'property' ? node.parent.offset : node.offset);
   };
 }
 
