@@ -1,5 +1,5 @@
 import type { Identity } from '../auth/identity.js';
-import { checkConstraints, severity, type Level } from '../oscal/constraints/index.js';
+import { checkConstraints, severity, type Level, type ProfileResolver } from '../oscal/constraints/index.js';
 import { decodeDocumentBytes, type Format, type ParsedDocument } from '../oscal/formats/index.js';
 import type { ImportLoader } from '../oscal/resolve/index.js';
 import {
@@ -83,8 +83,14 @@ export class ValidationService {
     private readonly documents: DocumentService,
     private readonly constraintSets: ConstraintSetService,
     private readonly loaders: (identity: Identity) => ImportLoader,
+    private readonly resolvers: (identity: Identity) => ProfileResolver,
     private readonly settings: ValidationSettings,
   ) {}
+
+  /** What doc() and resolve-profile() reach, as `identity` may read it. */
+  private reach(identity: Identity): { loader: ImportLoader; resolveProfile: ProfileResolver } {
+    return { loader: this.loaders(identity), resolveProfile: this.resolvers(identity) };
+  }
 
   /**
    * The schema's warnings and the model constraints' findings on content about to be stored as `base`, located in `text`,
@@ -100,7 +106,7 @@ export class ValidationService {
   ): Promise<{ findings: StoredFinding[]; valid: boolean }> {
     const issues = [
       ...schemaWarnings.map((w) => ({ ...w })),
-      ...constraintIssues(await checkConstraints(doc, { loader: this.loaders(identity), base })),
+      ...constraintIssues(await checkConstraints(doc, { ...this.reach(identity), base })),
     ];
     locateIssues(source.text, source.format, issues);
     const refused = issues
@@ -146,7 +152,7 @@ export class ValidationService {
       constraints: choices.constraints,
       ...(choices.oscalVersion !== undefined ? { oscalVersion: choices.oscalVersion } : {}),
       sets,
-      loader: this.loaders(identity),
+      ...this.reach(identity),
       baseOf: (doc) =>
         `${this.settings.publicUrl}/oscal/v1/${doc.model}/${(doc.content[doc.model] as { uuid?: string }).uuid ?? ''}`,
     });
@@ -174,7 +180,7 @@ export class ValidationService {
       };
     });
     const base = `${this.settings.publicUrl}/oscal/v1/${model}/${id}`;
-    const result = await validateParsed(doc, { sets, loader: this.loaders(identity), base });
+    const result = await validateParsed(doc, { sets, ...this.reach(identity), base });
     if (original) {
       try {
         locateIssues(
