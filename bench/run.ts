@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { cliBench } from './cli.js';
 import { constraintBench } from './constraint-validation.js';
 import { xmlBench, yamlBench } from './conversion.js';
 import { diffBench } from './diff.js';
@@ -29,6 +30,7 @@ const groups: Record<string, () => unknown> = {
   'http-writes': httpWritesBench,
   search: searchBench,
   web: webBench,
+  cli: cliBench,
 };
 
 const only = process.argv[2];

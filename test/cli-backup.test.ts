@@ -77,7 +77,7 @@ type Who = 'admin' | 'alice' | 'bob' | 'carol' | 'dave';
 /** What the source store holds, as its server was asked to make it. */
 interface Fixture {
   tokens: Record<Who, string>;
-  docs: { json: string; xml: string; private: string };
+  docs: { json: string; xml: string; private: string; draft: string };
   attachment: Buffer;
 }
 
@@ -175,7 +175,16 @@ async function populate(server: TestServer): Promise<Fixture> {
     }),
     201,
   );
-  return { tokens, docs: { json, xml, private: priv }, attachment };
+  // A draft kept with its constraint findings (a responsible party naming no role or party): marked not valid.
+  const draft = markedCatalog('backup draft');
+  draft.content.catalog.metadata['responsible-parties'] = [
+    { 'role-id': 'no-such-role', 'party-uuids': [randomUUID()] },
+  ];
+  const kept = (
+    await expectStatus(as('alice', 'POST', '?keep-findings=true', JSON.stringify(draft.content)), 201)
+  ).json()['catalog-list'][0];
+  assert.equal(kept.valid, false);
+  return { tokens, docs: { json, xml, private: priv, draft: kept['content-uuid'] as string }, attachment };
 }
 
 /**
@@ -249,6 +258,20 @@ function assertFixtureShape(print: Record<string, any>, fx: Fixture): void {
   assert.equal((attachments[0]![1] as { body: string }).body, sha256(fx.attachment));
   assert.equal(JSON.parse(print.json.snapshots.body)['catalog-snapshot-list'].length, 1);
   assert.match(print.xml['application/xml'].body, /XML document, second revision/);
+  const draftVersions = JSON.parse(print.draft.versions.body) as { version: number; valid: boolean }[];
+  assert.deepEqual(
+    draftVersions.map((v) => [v.version, v.valid]),
+    [[1, false]],
+    'the draft is marked not valid',
+  );
+  const listed = JSON.parse(print['list for admin'].body)['catalog-list'] as {
+    'content-uuid': string;
+    valid: boolean;
+  }[];
+  assert.deepEqual(
+    listed.filter((i) => !i.valid).map((i) => i['content-uuid']),
+    [fx.docs.draft],
+  );
   assert.equal(JSON.parse(print.audit.body)['audit-list'].length > 10, true);
 }
 
@@ -290,7 +313,7 @@ describe('backup and restore, SQLite', () => {
     const said = await ok(['backup', '--data', source!.dataDir, sqliteBackup]);
     assert.match(
       said,
-      /^backed up 3 documents \(6 revisions, 1 attachment, 1 snapshot\), 5 users, 5 tokens, \d+ audit entries, 1 constraint set, \d+ jobs?, \d+ blobs to /,
+      /^backed up 4 documents \(7 revisions, 1 attachment, 1 snapshot\), 5 users, 5 tokens, \d+ audit entries, 1 constraint set, \d+ jobs?, \d+ blobs to /,
     );
     assert.equal(
       statSync(sqliteBackup).mode & 0o777,
@@ -314,7 +337,7 @@ describe('backup and restore, SQLite', () => {
 
     const target = newDataDir();
     const restored = await ok(['restore', '--data', target, sqliteBackup]);
-    assert.match(restored, /^restored 3 documents \(6 revisions, 1 attachment, 1 snapshot\), 5 users, 5 tokens/m);
+    assert.match(restored, /^restored 4 documents \(7 revisions, 1 attachment, 1 snapshot\), 5 users, 5 tokens/m);
     assert.equal(existsSync(join(target, 'admin-token')), false);
     const copy = await serve([], target);
     assert.equal(
@@ -334,7 +357,7 @@ describe('backup and restore, SQLite', () => {
     assert.equal(r.code, 1, r.stderr);
     assert.equal(
       r.stderr,
-      `oscal-depot: cannot restore into the store in ${source!.dataDir}: the target store holds 3 documents: restore only into an empty store (a new data directory or an empty database); nothing was changed\n`,
+      `oscal-depot: cannot restore into the store in ${source!.dataDir}: the target store holds 4 documents: restore only into an empty store (a new data directory or an empty database); nothing was changed\n`,
     );
     assert.deepEqual(readRows(file), rowsBefore);
     assert.deepEqual(await fingerprint(source!, fx), before);
@@ -396,7 +419,7 @@ describe('backup and restore, SQLite', () => {
       altered,
       gzipSync(
         Buffer.from(
-          lines.toString('latin1').replace(/\{"end":"documents","rows":3\}/, '{"end":"documents","rows":4}'),
+          lines.toString('latin1').replace(/\{"end":"documents","rows":4\}/, '{"end":"documents","rows":5}'),
           'latin1',
         ),
       ),
@@ -405,7 +428,7 @@ describe('backup and restore, SQLite', () => {
     assert.equal(r.code, 1);
     assert.match(
       r.stderr,
-      /table documents should have 4 rows and has 3: the backup is damaged; nothing was changed\n$/,
+      /table documents should have 5 rows and has 4: the backup is damaged; nothing was changed\n$/,
     );
     assert.deepEqual(readRows(join(target, 'oscal-depot.sqlite')), {}, 'nothing of the partial restores is left');
 
@@ -441,7 +464,7 @@ describe('backup and restore across backends, PostgreSQL', { skip: TEST_DATABASE
 
   test('a SQLite backup restores into PostgreSQL: the same answers, the same tokens', async () => {
     const said = await ok(['restore', '--database-url', pgUrl, sqliteBackup]);
-    assert.match(said, /into the PostgreSQL store\nindexed 3 documents for search\n$/);
+    assert.match(said, /into the PostgreSQL store\nindexed 4 documents for search\n$/);
     assert.doesNotMatch(said, /postgres:\/\//, 'the URL (which may hold a password) is not printed');
     pgServer = await serve(['--database-url', pgUrl]);
     assert.deepEqual(await fingerprint(pgServer, fx), expected);
@@ -480,7 +503,7 @@ describe('backup and restore across backends, PostgreSQL', { skip: TEST_DATABASE
     assert.equal(r.code, 1);
     assert.equal(
       r.stderr,
-      'oscal-depot: cannot restore into the PostgreSQL store: the target store holds 3 documents: restore only into an empty store (a new data directory or an empty database); nothing was changed\n',
+      'oscal-depot: cannot restore into the PostgreSQL store: the target store holds 4 documents: restore only into an empty store (a new data directory or an empty database); nothing was changed\n',
     );
   });
 
@@ -491,7 +514,7 @@ describe('backup and restore across backends, PostgreSQL', { skip: TEST_DATABASE
     const server = await serve(['--database-url', db.url]);
     const file = join(work, 'postgres.backup');
     const said = await ok(['backup', '--database-url', db.url, '-'], { stdout: file });
-    assert.match(said, /^backed up 3 documents \(6 revisions, 1 attachment, 1 snapshot\), 5 users, 5 tokens/);
+    assert.match(said, /^backed up 4 documents \(7 revisions, 1 attachment, 1 snapshot\), 5 users, 5 tokens/);
     assert.equal(JSON.parse(gunzipSync(readFileSync(file)).toString('latin1').split('\n')[0]!).source, 'postgres');
 
     const target = newDataDir();

@@ -603,6 +603,44 @@ describe('the matrix: replace (PUT /oscal/v1/catalog/{id}), a fresh document per
   }
 });
 
+/** The document retitled, with a responsible party naming a role and a party it does not have: two ERROR findings. */
+function withFindings(doc: Doc, title: string): string {
+  const content = JSON.parse(retitled(doc, title));
+  content.catalog.metadata['responsible-parties'] = [{ 'role-id': 'no-such-role', 'party-uuids': [randomUUID()] }];
+  return JSON.stringify(content, null, 2);
+}
+
+describe('the matrix: replace keeping findings (PUT /oscal/v1/catalog/{id}?keep-findings=true), a fresh document per case', () => {
+  for (const vis of VIS) {
+    for (const who of WHO) {
+      const status = EXPECTED.replace[who][col(vis)];
+      test(`${vis} document, ${who}: ${status}`, async () => {
+        const doc = await createDoc('owner', vis, `keep findings ${vis} by ${who}`);
+        const title = `${doc.title} kept with findings by ${who}`;
+        const body = withFindings(doc, title);
+        const path = `${docPath(doc.id)}?keep-findings=true`;
+        const res = await call(who, 'PUT', path, { body, contentType: 'application/json' });
+        if (status === 204) {
+          assert.equal(res.status, 204, res.text);
+          assert.equal((await current(doc))?.title, title);
+          return;
+        }
+        assertErrorBody(res, status);
+        if (!LISTED[who][col(vis)])
+          assertConceals(
+            res,
+            fingerprints(doc),
+            await call(who, 'PUT', `${docPath(randomUUID())}?keep-findings=true`, {
+              body,
+              contentType: 'application/json',
+            }),
+          );
+        assert.equal((await current(doc))?.title, doc.title, 'a refused replace changes nothing');
+      });
+    }
+  }
+});
+
 describe('the matrix: delete (DELETE /oscal/v1/catalog/{id}), a fresh document per case', () => {
   for (const vis of VIS) {
     for (const who of WHO) {

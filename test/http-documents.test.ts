@@ -114,9 +114,11 @@ describe('list items, replace, delete', () => {
         'published',
         'remarks',
         'title',
+        'valid',
         'version',
       ].sort(),
     );
+    assert.equal(item.valid, true, 'stored after passing its checks');
     assert.equal(item.published, '2024-02-03T04:05:06Z');
     assert.deepEqual(item.markings, ['CUI']);
     assert.equal(item.remarks, 'Remark text');

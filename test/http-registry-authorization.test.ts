@@ -471,6 +471,38 @@ describe('the matrix: every operation on an existing document', () => {
   }
 });
 
+describe('the matrix: update keeping findings (PUT /api/v1/catalogs/{id}?keep-findings=true)', () => {
+  for (const vis of VIS) {
+    for (const who of WHO) {
+      const status = EXPECTED.update[who][col(vis)];
+      test(`${vis} document, ${who}: ${status}`, async () => {
+        const doc = await createDoc('owner', vis, `keep findings ${vis} by ${who}`);
+        const title = `${doc.title} kept with findings by ${who}`;
+        // A responsible party naming no role and no party: ERROR findings of the model's constraints.
+        const content = JSON.parse(retitled(doc, title));
+        content.catalog.metadata['responsible-parties'] = [
+          { 'role-id': 'no-such-role', 'party-uuids': [randomUUID()] },
+        ];
+        const res = await call(who, 'PUT', `${docPath(doc.id)}?keep-findings=true`, JSON.stringify(content));
+        if (!succeeded(status)) {
+          assertErrorBody(res, status);
+          if (!mayRead(who, doc)) assertConceals(res, fingerprints(doc), await absentAnswer('update', who));
+          return assertUnchanged(doc, 'a refused update');
+        }
+        assert.equal(res.status, status, res.text);
+        const versions = await api(server.url, 'GET', `${docPath(doc.id)}/versions`, { token: tokens.admin });
+        assert.deepEqual(
+          versions.json().map((v: { version: number; valid: boolean }) => [v.version, v.valid]),
+          [[doc.versions[0]![0] + 1, false], ...doc.versions.map(([n]) => [n, true])],
+          'the new version alone is marked',
+        );
+        doc.versions.unshift([doc.versions[0]![0] + 1, title]);
+        return assertUnchanged(doc, 'nothing but the new version: it');
+      });
+    }
+  }
+});
+
 describe('an unknown token is refused with 401 on every endpoint, public content included', () => {
   const unknown = `odt_${randomBytes(32).toString('base64url')}`;
   const request = (method: string, path: string, body?: string) =>

@@ -18,8 +18,9 @@ const CONTENT_UUID = 'http://oscal.io/oscal/identifier/contentuuid';
 const CONTENT_UUID_HYPHENATED = 'http://oscal.io/oscal/identifier/content-uuid';
 const LIST_ITEM_KEYS = ['content-uuid', 'document-version', 'last-modified', 'oscal-version', 'self', 'title'];
 /**
- * The registry's fields, and the constraint findings below the reject level kept with the version
- * (docs/decisions/0019-registry-one-store.md, 0050-constraint-evaluation-levels-indexes.md).
+ * The registry's fields, the constraint findings kept with the version and whether it was stored
+ * valid (docs/decisions/0019-registry-one-store.md, 0050-constraint-evaluation-levels-indexes.md,
+ * 0104-keep-findings-option-and-mark.md).
  */
 const VERSION_ITEM_KEYS = [
   'createdAt',
@@ -30,6 +31,7 @@ const VERSION_ITEM_KEYS = [
   'lastModified',
   'oscalVersion',
   'title',
+  'valid',
   'version',
 ];
 const UPLOAD_RESULT_KEYS = ['action', 'content-uuid', 'model-type', 'title'];
@@ -196,6 +198,7 @@ describe('state table (registry-api 3)', () => {
     assert.equal(Date.parse(v!.lastModified), Date.parse('2024-02-01T10:00:00Z'));
     assert.ok(Number.isInteger(v!.id), 'id is an integer');
     assert.deepEqual(v!.findings, [], 'the sample catalog breaks no constraint');
+    assert.equal(v!.valid, true);
     assert.match(v!.createdAt, ISO_DATE_TIME);
     assert.ok(Math.abs(Date.parse(v!.createdAt) - Date.now()) < 5 * 60_000, `createdAt ${v!.createdAt} is about now`);
     const one = await reg('GET', `/catalogs/${id}/versions/1`);

@@ -288,6 +288,32 @@ describe('the description', () => {
       p['/oscal/v1/{model}'].post.parameters.some((q: Json) => q.in === 'query' && q.name === 'alias'),
       '?alias= is described',
     );
+    // ?keep-findings= on every write of content, ?valid= on both lists, and the mark in the answers.
+    const query = (op: Json) =>
+      (op.parameters as Json[]).filter((q) => q.in === 'query').map((q) => [q.name, q.schema?.type]);
+    for (const [path, method] of [
+      ['/oscal/v1/{model}', 'post'],
+      ['/oscal/v1/{model}/{id}', 'put'],
+      ['/api/v1/{plural}/{id}', 'put'],
+      ['/api/upload', 'post'],
+    ] as const)
+      assert.ok(
+        query(p[path][method]).some(([name, type]) => name === 'keep-findings' && type === 'boolean'),
+        `${method} ${path} describes ?keep-findings=`,
+      );
+    for (const path of ['/oscal/v1/{model}', '/api/v1/{plural}'])
+      assert.ok(
+        query(p[path].get).some(([name, type]) => name === 'valid' && type === 'boolean'),
+        `${path} describes ?valid=`,
+      );
+    const schemas = description.components.schemas;
+    assert.ok(schemas.ContentListItem.required.includes('valid'));
+    assert.ok(schemas.RegistryVersion.required.includes('valid'));
+    assert.ok(schemas.StoredValidationReport.required.includes('valid-when-stored'));
+    assert.ok(
+      p['/api/upload'].post.requestBody.content['multipart/form-data'].schema.properties['keep-findings'],
+      'the form field of the multipart upload',
+    );
     assert.deepEqual(Object.keys(p['/oscal/v1/{model}/{id}'].get.responses['200'].content), [
       'application/json',
       'application/xml',

@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core';
 import { Browser, screenshot, type PageProblems } from './support/browser.js';
 import { api } from './support/http.js';
 import { stopWithin } from './support/lifecycle.js';
+import { ssp } from './support/draft-ssp.js';
 import { markedCatalog } from './support/marked-docs.js';
 import { createTokenFor, TestServer } from './support/server.js';
 
@@ -186,4 +187,32 @@ test('upload, refusal, downloads, a new version, an attachment, a snapshot and s
 
   assertNoProblems(problems, [422]);
   assertNoProblems(bobProblems, [404]);
+});
+
+test('a draft SSP with constraint findings: refused, then "Store anyway" stores it, marked on its pages', async () => {
+  const { page, problems } = await alice.newPage();
+  await signIn(page, aliceToken);
+  const draft = ssp('findings');
+  await page.goto(`${server.url}/upload/system-security-plan`);
+  await page.getByLabel('OSCAL file (JSON, XML or YAML)').setInputFiles({
+    name: 'draft-ssp.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(draft.body),
+  });
+  await page.getByRole('button', { name: 'Upload' }).click();
+  await page.getByRole('heading', { name: 'draft-ssp.json was not stored' }).waitFor();
+  await screenshot(page, 'upload-store-anyway');
+  await page.getByRole('button', { name: 'Store anyway, with 2 findings' }).click();
+  await page.waitForURL(`${server.url}/documents/system-security-plan/${draft.id}`);
+  assert.equal((await page.getByRole('heading', { level: 1 }).textContent())?.trim(), draft.title);
+  assert.equal(await page.locator('.draft-note .draft-badge').textContent(), 'draft with findings');
+
+  const stored = await api(server.url, 'GET', `/oscal/v1/system-security-plan/${draft.id}/original`, {
+    token: aliceToken,
+  });
+  assert.equal(stored.text, draft.body, 'the bytes stored are those of the file chosen');
+  await page.getByRole('link', { name: 'Versions' }).click();
+  await page.waitForURL(/\/versions$/);
+  assert.equal(await page.locator('table .draft-badge').count(), 1);
+  assertNoProblems(problems, [422]);
 });

@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { stringify as toYaml } from 'yaml';
 import { api, type ApiResponse } from './support/http.js';
 import { stopWithin } from './support/lifecycle.js';
+import { ssp } from './support/draft-ssp.js';
 import { markedCatalog } from './support/marked-docs.js';
 import { createTokenFor, TestServer } from './support/server.js';
 
@@ -183,6 +184,105 @@ describe('upload', () => {
     // Alice's documents are private by default here: bob cannot even find it.
     const bob = await postFile(`/documents/catalog/${id}/upload`, 'bob', 'v3.json', JSON.stringify(next));
     assert.equal(bob.status, 404);
+  });
+});
+
+/** The hidden fields and the button of the page's "Store anyway" form, as a browser would send them. */
+function storeAnywayForm(page: string): { action: string; fields: Record<string, string>; button: string } | undefined {
+  const form =
+    /<form method="post" action="([^"]+)" enctype="multipart\/form-data" class="store-anyway">([\s\S]*?)<\/form>/.exec(
+      page,
+    );
+  if (!form) return undefined;
+  const fields: Record<string, string> = {};
+  for (const input of form[2]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)" \/>/g))
+    fields[input[1]!] = input[2]!
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
+  const button = /<button type="submit">([^<]+)<\/button>/.exec(form[2]!)?.[1] ?? '';
+  return { action: form[1]!.replace(/&amp;/g, '&'), fields, button };
+}
+
+async function postFields(path: string, who: keyof typeof cookie, fields: Record<string, string>) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  const res = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    body: form,
+    redirect: 'manual',
+    headers: { cookie: cookie[who], accept: HTML },
+  });
+  return { status: res.status, location: res.headers.get('location'), text: await res.text() };
+}
+
+describe('drafts with constraint findings', () => {
+  test('refused with a "Store anyway" button that stores the same bytes, marked as a draft on its pages; a corrected version clears the mark', async () => {
+    // CRLF line ends: the bytes stored must be those uploaded, which a text field would have changed.
+    const draft = ssp('findings');
+    const bytes = draft.body.replace(/\n/g, '\r\n');
+    const refused = await postFile('/upload/system-security-plan', 'alice', 'draft-ssp.json', bytes);
+    assert.equal(refused.status, 422, refused.text);
+    assert.match(refused.text, /draft-ssp\.json was not stored/);
+    assert.doesNotMatch(refused.text, /\?keep-findings=true/, 'the page offers its button, not the query parameter');
+    const form = storeAnywayForm(refused.text);
+    assert.ok(form, 'a store-anyway form');
+    assert.equal(form.action, '/upload/system-security-plan');
+    assert.equal(form.button, 'Store anyway, with 2 findings');
+    assert.equal(form.fields['keep-findings'], 'true');
+    assert.equal(form.fields.filename, 'draft-ssp.json');
+    const page = (id: string, path = '') => get(`/documents/system-security-plan/${id}${path}`, 'alice');
+    assert.equal((await page(draft.id)).status, 404, 'nothing stored by the refusal');
+
+    // A reader may not, whatever the form says.
+    assert.equal((await postFields(form.action, 'rita', form.fields)).status, 403);
+    const stored = await postFields(form.action, 'alice', form.fields);
+    assert.equal(stored.status, 303, stored.text);
+    assert.equal(storedId(stored.location, 'system-security-plan'), draft.id);
+    const original = await api(server.url, 'GET', `/oscal/v1/system-security-plan/${draft.id}/original`, {
+      token: tokenOf('alice'),
+    });
+    assert.equal(original.status, 200);
+    assert.ok(original.body.equals(Buffer.from(bytes)), 'the bytes kept are those uploaded, CRLF and all');
+
+    const documentPage = await page(draft.id);
+    assert.match(documentPage.text, /<span class="badge draft-badge"[^>]*>draft with findings<\/span>/);
+    const versions = await page(draft.id, '/versions');
+    assert.equal((versions.text.match(/>draft with findings</g) ?? []).length, 1);
+    const browse = await get('/browse/system-security-plan', 'alice');
+    assert.match(browse.text, new RegExp(`${draft.title}</a>\\s*<span class="badge draft-badge"`));
+
+    // A new version with the findings: refused with its own button, which adds the version.
+    const again = await postFile(`/documents/system-security-plan/${draft.id}/upload`, 'alice', 'v2.json', draft.body);
+    assert.equal(again.status, 422);
+    const versionForm = storeAnywayForm(again.text);
+    assert.equal(versionForm?.action, `/documents/system-security-plan/${draft.id}/upload`);
+    assert.equal((await postFields(versionForm!.action, 'alice', versionForm!.fields)).status, 303);
+    // A corrected version clears the mark on the document; the history keeps it on the drafts.
+    const fixed = ssp('valid', draft.id, draft.title);
+    const corrected = await postFile(
+      `/documents/system-security-plan/${draft.id}/upload`,
+      'alice',
+      'v3.json',
+      fixed.body,
+    );
+    assert.equal(corrected.status, 303, corrected.text);
+    assert.doesNotMatch((await page(draft.id)).text, /draft with findings/);
+    assert.equal(((await page(draft.id, '/versions')).text.match(/>draft with findings</g) ?? []).length, 2);
+  });
+
+  test('schema errors get no button: keeping findings cannot store them', async () => {
+    const broken = ssp('schema-invalid');
+    const refused = await postFile('/upload/system-security-plan', 'alice', 'broken.json', broken.body);
+    assert.equal(refused.status, 422);
+    assert.equal(storeAnywayForm(refused.text), undefined);
+    const forced = await postFields('/upload/system-security-plan', 'alice', {
+      'keep-findings': 'true',
+      filename: 'broken.json',
+      content: Buffer.from(broken.body).toString('base64'),
+    });
+    assert.equal(forced.status, 422, 'the form field does not relax the schema');
   });
 });
 

@@ -1,20 +1,11 @@
 import { OscalError } from '../oscal/errors.js';
-import { openStore, type StoreConfig } from '../store/index.js';
-import type { Store } from '../store/types.js';
-import { isSystemError } from './io.js';
 
 /** A failure the person running the command can fix: it is reported as one line, without a stack. */
 export class UsageError extends Error {}
 
-/** The store, or a UsageError saying why it cannot be opened (never the database URL, which may hold a password). */
-export async function openStoreFor(config: StoreConfig): Promise<Store> {
-  try {
-    return await openStore(config);
-  } catch (e) {
-    throw new UsageError(
-      `cannot open the store ${config.databaseUrl ? 'in PostgreSQL' : `in ${config.dataDir}`}: ${(e as Error).message}`,
-    );
-  }
+/** An error of the system's (a missing file, a refused connection): its message says it all. */
+export function isSystemError(error: unknown): error is Error {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('E');
 }
 
 /**

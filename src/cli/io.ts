@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { OscalError } from '../oscal/errors.js';
 import { decodeDocumentBytes, type Format } from '../oscal/formats/index.js';
+import { isSystemError } from './failures.js';
 
 /**
  * Reads a file, or standard input for "-", as text: XML in the encoding it names, JSON and YAML
@@ -13,11 +14,6 @@ export function readInput(path: string, format?: Format): string {
 export function writeOutput(path: string | undefined, text: string): void {
   if (path === undefined || path === '-') process.stdout.write(text);
   else writeFileSync(path, text);
-}
-
-/** An error of the system's (a missing file, a refused connection): its message says it all. */
-export function isSystemError(error: unknown): error is Error {
-  return error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('E');
 }
 
 /** `file:line:col message`, the form editors and CI logs link to. */

@@ -5,7 +5,8 @@ import { OscalError } from '../oscal/errors.js';
 import { FORMATS, parseOscal, type Format } from '../oscal/formats/index.js';
 import { compileMetapath, documentNode, MetapathError, type Metapath } from '../oscal/metapath/index.js';
 import { expressionProblem, problemText, resultLine, resultSequence } from '../service/metapath-items.js';
-import { describeError, isSystemError, readInput } from './io.js';
+import { isSystemError } from './failures.js';
+import { describeError, readInput } from './io.js';
 
 interface MetapathOptions {
   expression?: string;

@@ -1,8 +1,14 @@
 import { Command } from 'commander';
 import { SearchService } from '../service/search.js';
 import type { StoreConfig } from '../store/index.js';
-import { openStoreFor } from './failures.js';
-import { databaseOption, dataOption, storeConfigOf, storeName, type StoreOptions } from './store-options.js';
+import {
+  databaseOption,
+  dataOption,
+  openStoreFor,
+  storeConfigOf,
+  storeName,
+  type StoreOptions,
+} from './store-options.js';
 
 /** Indexes every document of a store for search; the line it says when done. */
 export async function reindexStore(config: StoreConfig): Promise<string> {

@@ -10,10 +10,10 @@ import type { TlsFiles } from '../http/server-factory.js';
 import { RenditionWorkers } from '../service/rendition-workers.js';
 import { SearchService } from '../service/search.js';
 import type { Store, TokenStore } from '../store/types.js';
-import { openStoreFor, UsageError } from './failures.js';
+import { UsageError } from './failures.js';
 import { parseMap } from './file-loader.js';
 import { addServeOptions, type ServeOptions } from './serve-options.js';
-import { storeConfigOf } from './store-options.js';
+import { openStoreFor, storeConfigOf } from './store-options.js';
 
 const milliseconds = (duration: string) => expiryFrom(duration, 0).getTime();
 

@@ -1,4 +1,6 @@
-import type { StoreConfig } from '../store/index.js';
+import { openStore, type StoreConfig } from '../store/index.js';
+import type { Store } from '../store/types.js';
+import { UsageError } from './failures.js';
 import { commanderOption, type ServeOptions, STORE_OPTIONS } from './serve-options.js';
 
 /** The options every command that opens the store finds it by: the SQLite file in --data, or PostgreSQL. */
@@ -19,6 +21,17 @@ export const storeConfigOf = (opts: StoreOptions): StoreConfig => ({
   dataDir: opts.data,
   ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}),
 });
+
+/** The store, or a UsageError saying why it cannot be opened (never the database URL, which may hold a password). */
+export async function openStoreFor(config: StoreConfig): Promise<Store> {
+  try {
+    return await openStore(config);
+  } catch (e) {
+    throw new UsageError(
+      `cannot open the store ${config.databaseUrl ? 'in PostgreSQL' : `in ${config.dataDir}`}: ${(e as Error).message}`,
+    );
+  }
+}
 
 /** Where the store is, for messages (never the database URL, which may hold a password). */
 export const storeName = (opts: StoreOptions) =>

@@ -1,9 +1,8 @@
 import { Command, Option } from 'commander';
 import { cliActor, createToken, expiryFrom } from '../auth/tokens.js';
 import type { Role } from '../store/types.js';
-import { openStoreFor } from './failures.js';
 import { durationValue } from './option-values.js';
-import { databaseOption, dataOption, storeConfigOf, type StoreOptions } from './store-options.js';
+import { databaseOption, dataOption, openStoreFor, storeConfigOf, type StoreOptions } from './store-options.js';
 
 const storeOf = (opts: StoreOptions) => openStoreFor(storeConfigOf(opts));
 

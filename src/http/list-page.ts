@@ -35,6 +35,7 @@ export interface ListQuerystring {
   limit: number;
   cursor?: string;
   q?: string;
+  valid?: boolean;
   sort: (typeof SORTS)[number];
 }
 
@@ -44,6 +45,11 @@ export const LIST_QUERYSTRING = {
     limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
     cursor: { type: 'string', maxLength: 2048 },
     q: { type: 'string', maxLength: 200, description: 'case-insensitive part of the title' },
+    valid: {
+      type: 'boolean',
+      description:
+        'false: only drafts stored with findings at the reject level (?keep-findings=true); true: only the others',
+    },
     sort: { type: 'string', enum: [...SORTS], default: 'title' },
   },
   additionalProperties: false,
@@ -61,7 +67,7 @@ export async function listPage(
   reply: FastifyReply,
   pageUrl: string,
 ): Promise<DocumentRecord[]> {
-  const { limit, cursor, q, sort } = query;
+  const { limit, cursor, q, valid, sort } = query;
   if (q?.includes('\u0000')) throw refuse('bad-request', 'q may not contain a NUL character');
   const after = cursor === undefined ? undefined : decodeCursor(cursor);
   if (cursor !== undefined && !after) throw refuse('bad-request', 'the cursor is not one this server gave out');
@@ -70,6 +76,7 @@ export async function listPage(
     limit: limit + 1,
     ...order,
     ...(q ? { q } : {}),
+    ...(valid !== undefined ? { valid } : {}),
     ...(after ? { after } : {}),
   });
   const items = page.slice(0, limit);
@@ -80,6 +87,7 @@ export async function listPage(
       sort,
       cursor: encodeCursor(sortValue(last, order.sort), last.id),
       ...(q ? { q } : {}),
+      ...(valid !== undefined ? { valid: String(valid) } : {}),
     });
     reply.header('Link', `<${pageUrl}?${next}>; rel="next"`);
   }

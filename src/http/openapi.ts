@@ -158,6 +158,7 @@ const LIST_ITEM_EXAMPLE = {
     { scheme: 'http://www.oscal.io/oscal/identifier/contentuuid', identifier: '8d1ae7b6-6a0c-4ef4-9e2c-2c0cbd8e7cf1' },
   ],
   markings: [],
+  valid: true,
 };
 
 const listName = (model: string) => `${model}-list`;
@@ -249,8 +250,13 @@ const SCHEMAS: Record<string, Json> = {
       'document-ids': { type: 'array', items: ref('DocumentId') },
       markings: { ...strings, description: 'values of metadata props named marking' },
       remarks: string,
+      valid: {
+        type: 'boolean',
+        description:
+          'false: the current revision is a draft stored with findings at the reject level (keep-findings=true)',
+      },
     },
-    ['content-uuid', 'title', 'last-modified', 'version', 'oscal-version', 'document-ids', 'markings'],
+    ['content-uuid', 'title', 'last-modified', 'version', 'oscal-version', 'document-ids', 'markings', 'valid'],
     { description: 'A document in a list (generic-interface 2.3).', example: LIST_ITEM_EXAMPLE },
   ),
   ContentList: {
@@ -263,7 +269,7 @@ const SCHEMAS: Record<string, Json> = {
       findings: {
         type: 'array',
         items: ref('Finding'),
-        description: 'what the constraint check found below the reject level',
+        description: 'what the constraint check found: below the reject level, or any with keep-findings=true',
       },
     }),
     description: 'The new document as a list item under "<model>-list", and any findings below the reject level.',
@@ -454,13 +460,26 @@ const SCHEMAS: Record<string, Json> = {
       'oscal-version': string,
       format: { ...formats, description: 'the format the revision was sent in' },
       revision: { type: 'integer' },
+      'valid-when-stored': {
+        type: 'boolean',
+        description: 'false: the revision was stored with findings at the reject level (keep-findings=true)',
+      },
       'findings-when-stored': { type: 'array', items: ref('Finding') },
       'constraints-checked': { type: 'boolean' },
       'constraint-sets': strings,
       counts: object(Object.fromEntries(LEVELS.map((l) => [l, { type: 'integer', minimum: 0 }])), [...LEVELS]),
       findings: { type: 'array', items: ref('Finding') },
     },
-    ['valid', 'revision', 'findings-when-stored', 'constraints-checked', 'constraint-sets', 'counts', 'findings'],
+    [
+      'valid',
+      'revision',
+      'valid-when-stored',
+      'findings-when-stored',
+      'constraints-checked',
+      'constraint-sets',
+      'counts',
+      'findings',
+    ],
   ),
   DiffChange: object(
     {
@@ -616,8 +635,20 @@ const SCHEMAS: Record<string, Json> = {
       fileSize: { type: 'integer', description: 'bytes of the JSON form' },
       createdAt: instant,
       findings: { type: 'array', items: ref('Finding') },
+      valid: { type: 'boolean', description: 'false: stored with findings at the reject level (keep-findings=true)' },
     },
-    ['id', 'version', 'title', 'documentVersion', 'oscalVersion', 'lastModified', 'fileSize', 'createdAt', 'findings'],
+    [
+      'id',
+      'version',
+      'title',
+      'documentVersion',
+      'oscalVersion',
+      'lastModified',
+      'fileSize',
+      'createdAt',
+      'findings',
+      'valid',
+    ],
     { description: 'A version (registry-api 2.4).' },
   ),
   UploadResult: object(

@@ -42,9 +42,38 @@ export class HttpMetrics {
   }
 }
 
+/** How often the server's kept compilations and resolutions were made and reused, by outcome. */
+export interface ReuseCounts {
+  constraintSets: { compiled: number; reused: number };
+  profileResolutions: { resolved: number; reused: number };
+}
+
 /** /healthz, /readyz and /metrics (Prometheus text), outside the API's base paths. */
-export async function opsRoutes(app: FastifyInstance, store: Store, metrics: HttpMetrics): Promise<void> {
+export async function opsRoutes(
+  app: FastifyInstance,
+  store: Store,
+  metrics: HttpMetrics,
+  reuse: ReuseCounts,
+): Promise<void> {
   const registry = metrics.registry;
+  new Gauge({
+    name: 'oscal_depot_constraint_set_compilations',
+    help: 'Registered constraint sets compiled for validation since the server started, and compiled ones reused',
+    labelNames: ['outcome'],
+    registers: [registry],
+    collect() {
+      for (const [outcome, n] of Object.entries(reuse.constraintSets)) this.set({ outcome }, n);
+    },
+  });
+  new Gauge({
+    name: 'oscal_depot_profile_resolutions',
+    help: "Profiles that validation's resolve-profile() resolved since the server started, and resolutions reused",
+    labelNames: ['outcome'],
+    registers: [registry],
+    collect() {
+      for (const [outcome, n] of Object.entries(reuse.profileResolutions)) this.set({ outcome }, n);
+    },
+  });
   new Gauge({
     name: 'oscal_depot_documents',
     help: 'Stored documents',

@@ -13,7 +13,10 @@ export async function registerOperations(
   options: AppOptions,
   services: AppServices,
 ): Promise<void> {
-  await opsRoutes(app, options.store, services.metrics);
+  await opsRoutes(app, options.store, services.metrics, {
+    constraintSets: services.constraintSets.counts,
+    profileResolutions: services.resolution.resolutions.counts,
+  });
   app.get(
     '/openapi.json',
     describe({

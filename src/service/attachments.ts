@@ -334,10 +334,13 @@ export class AttachmentService {
  * A problem inside the entry gets the line and column of the body; one elsewhere keeps its path only.
  */
 function locatedInEntry(error: ServiceError, entryPath: string, body: string): ServiceError {
-  const locate = jsonLocator(body);
+  const inEntry = (path: string) => path === entryPath || path.startsWith(`${entryPath}/`);
+  const locate = jsonLocator(
+    body,
+    (error.errors ?? []).filter((e) => inEntry(e.path)).map((e) => e.path.slice(entryPath.length)),
+  );
   const errors = error.errors?.map(({ line: _line, column: _column, ...detail }) => {
-    const inEntry = detail.path === entryPath || detail.path.startsWith(`${entryPath}/`);
-    const at = inEntry ? locate(detail.path.slice(entryPath.length)) : undefined;
+    const at = inEntry(detail.path) ? locate(detail.path.slice(entryPath.length)) : undefined;
     return at ? { ...detail, line: at.line, column: at.column } : detail;
   });
   return refuse(error.code, error.message, {

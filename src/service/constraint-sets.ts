@@ -9,8 +9,14 @@ import { refuse, unauthenticated } from '../errors.js';
 /** Set names are path segments and import hrefs: short, lower-case, no slashes. */
 const NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
-/** Compiled sets kept by name and hash: compiling a set parses every expression in it. */
+/** Compiled sets kept: compiling a set parses every expression in it. */
 const CACHE_LIMIT = 64;
+
+/** A compiled set, and the hash of its text and of each set it imports (however deep) when it was compiled. */
+interface Compiled {
+  hashes: Map<string, string>;
+  set: ConstraintSet;
+}
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -32,7 +38,13 @@ function importedName(href: string): string {
  * may read them and validate with them). Their imports name other registered sets.
  */
 export class ConstraintSetService {
-  private readonly compiled = new Map<string, { hash: string; set: ConstraintSet }>();
+  /**
+   * By name; one is reused while its text and those of the sets it imports are the ones it was
+   * compiled from (put and delete change hashes, and that is all that changes a compiled set).
+   */
+  private readonly compiled = new Map<string, Compiled>();
+  /** How many sets were compiled and how many reused (/metrics). */
+  readonly counts = { compiled: 0, reused: 0 };
 
   constructor(private readonly store: ConstraintSetStore) {}
 
@@ -51,13 +63,16 @@ export class ConstraintSetService {
     } catch {
       throw refuse('malformed', 'the body is not valid UTF-8 text');
     }
-    await this.compile(name, text);
+    const compiled = await this.compile(name, text);
     const { created } = await this.store.putConstraintSet(
       { name, text, hash: sha256(body), size: body.length },
       { actor: identity.name, action: 'constraint-set.put', detail: { name } },
     );
     const record = await this.store.getConstraintSet(name);
     if (!record) throw refuse('not-found', `no constraint set named ${name}`);
+    // Kept under what was stored: a put that raced this one leaves a hash that will not match.
+    compiled.hashes.set(name, record.hash);
+    if (record.text === text) this.keep(name, compiled);
     return { created, record };
   }
 
@@ -87,6 +102,7 @@ export class ConstraintSetService {
     ) {
       throw refuse('not-found', `no constraint set named ${name}`);
     }
+    this.compiled.delete(name);
   }
 
   /** The registered sets of these names, compiled (the `constraints` query parameter of the validation endpoints). */
@@ -102,23 +118,47 @@ export class ConstraintSetService {
             `no constraint set named ${name} is registered (GET /oscal/v1/constraint-set lists them)`,
           );
         const known = this.compiled.get(name);
-        if (known && known.hash === record.hash) return known.set;
-        const set = await this.compile(name, record.text);
-        if (this.compiled.size >= CACHE_LIMIT) this.compiled.delete(this.compiled.keys().next().value!);
-        this.compiled.set(name, { hash: record.hash, set });
-        return set;
+        if (known && (await this.unchanged(known, name, record.hash))) {
+          this.counts.reused++;
+          this.keep(name, known);
+          return known.set;
+        }
+        const compiled = await this.compile(name, record.text);
+        compiled.hashes.set(name, record.hash);
+        this.keep(name, compiled);
+        return compiled.set;
       }),
     );
   }
 
-  private async compile(name: string, text: string): Promise<ConstraintSet> {
+  /** Most recently used last; past the limit the least recently used goes. */
+  private keep(name: string, compiled: Compiled): void {
+    this.compiled.delete(name);
+    if (this.compiled.size >= CACHE_LIMIT) this.compiled.delete(this.compiled.keys().next().value!);
+    this.compiled.set(name, compiled);
+  }
+
+  private async unchanged(known: Compiled, name: string, hash: string): Promise<boolean> {
+    for (const [set, was] of known.hashes) {
+      const now = set === name ? hash : (await this.store.getConstraintSet(set))?.hash;
+      if (now !== was) return false;
+    }
+    return true;
+  }
+
+  private async compile(name: string, text: string): Promise<Compiled> {
+    const hashes = new Map<string, string>();
     try {
-      return await readConstraintSet(name, text, async (href) => {
+      const set = await readConstraintSet(name, text, async (href) => {
         const imported = importedName(href);
         const record = NAME.test(imported) ? await this.store.getConstraintSet(imported) : undefined;
         if (!record) throw new Error(`no constraint set named ${imported} is registered`);
+        // An import that changed between two reads of it leaves a hash no set has, so the result is never reused.
+        hashes.set(imported, (hashes.get(imported) ?? record.hash) === record.hash ? record.hash : '');
         return { name: imported, text: record.text };
       });
+      this.counts.compiled++;
+      return { hashes, set };
     } catch (e) {
       if (!(e instanceof ConstraintDefinitionError)) throw e;
       throw refuse('invalid-constraint-set', `the constraint set is not valid: ${e.message}`, {

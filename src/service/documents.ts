@@ -52,7 +52,7 @@ export interface Settings {
 
 /**
  * The constraint check of content about to be stored (ValidationService): its findings, kept
- * with the revision; with `enforce`, a refusal when any is at the reject level.
+ * with the revision, and whether none is at the reject level; with `enforce`, a refusal when one is.
  */
 export interface WriteChecks {
   findingsForWrite(
@@ -62,7 +62,16 @@ export interface WriteChecks {
     source: { text: string; format: Format },
     base: string,
     enforce: boolean,
-  ): Promise<StoredFinding[]>;
+  ): Promise<{ findings: StoredFinding[]; valid: boolean }>;
+}
+
+/**
+ * How a write treats constraint findings at the reject level: refused (422), or, with
+ * `keepFindings` (?keep-findings=true), stored with them as a revision marked not valid.
+ * Schema errors are refused either way.
+ */
+export interface WriteOptions {
+  keepFindings?: boolean;
 }
 
 function detail(issue: { path?: string; message: string; line?: number; column?: number }): ErrorDetail {
@@ -246,7 +255,7 @@ export class DocumentService {
     // leaves the promise unawaited, which must then not count as an unhandled rejection.
     const search = this.searchEntries(doc, canonical);
     search.catch(() => {});
-    const findings = await this.checks.findingsForWrite(
+    const { findings, valid } = await this.checks.findingsForWrite(
       identity,
       doc,
       warningsOf(doc),
@@ -264,6 +273,7 @@ export class DocumentService {
       fields: fieldsOf(doc.content, doc.model),
       resources: resourcesOf(doc).map((r) => String(r.uuid)),
       findings,
+      valid,
       ...inlineRenditions(doc, canonical, canonicalBlob, this.settings.inlineRenditionLimit),
     };
     const entries = await search;
@@ -276,6 +286,7 @@ export class DocumentService {
     model: string,
     body: Buffer,
     contentType: string | undefined,
+    options: WriteOptions = {},
   ): Promise<{ record: DocumentRecord; jobs: string[]; findings: StoredFinding[] }> {
     if (identity.kind === 'anonymous') throw unauthenticated();
     if (!mayCreate(identity)) throw refuse('forbidden', 'creating documents needs the writer or admin role');
@@ -285,7 +296,7 @@ export class DocumentService {
       throw refuse('invalid-identifier', outcome.message, {
         errors: [{ path: `/${model}/metadata/document-ids`, message: outcome.message }],
       });
-    return this.storeNew(identity, outcome.id, doc, body, format, this.settings.defaultVisibility);
+    return this.storeNew(identity, outcome.id, doc, body, format, this.settings.defaultVisibility, options);
   }
 
   /** Stores a checked document, its content identifier already in place, as a new document. */
@@ -296,9 +307,10 @@ export class DocumentService {
     body: Buffer,
     format: Format,
     visibility: Visibility,
+    options: WriteOptions = {},
   ): Promise<{ record: DocumentRecord; jobs: string[]; findings: StoredFinding[] }> {
     try {
-      const revision = await this.revisionInput(identity, id, doc, body, format, true);
+      const revision = await this.revisionInput(identity, id, doc, body, format, options.keepFindings !== true);
       const { jobs } = await this.store.createDocument(
         { id, model: doc.model, owner: identity.name, visibility },
         revision,
@@ -313,8 +325,9 @@ export class DocumentService {
   /**
    * Stores a checked document as the next revision of an existing one; with `change.ifRevision`
    * only if that revision is still current (the store answers 'stale' otherwise). Constraint
-   * findings refuse it unless `change.keepFindings` (a change of attachments, which would
-   * otherwise be refused for what the content said before).
+   * findings refuse it unless `change.keepFindings` (the writer asked to, or a change of
+   * attachments, which would otherwise be refused for what the content said before); the revision
+   * is then marked not valid if they reach the reject level.
    */
   async storeRevision(
     identity: Identity & { kind: 'user' },
@@ -352,6 +365,7 @@ export class DocumentService {
     id: string,
     body: Buffer,
     contentType: string | undefined,
+    options: WriteOptions = {},
   ): Promise<{ revision: number; jobs: string[] }> {
     if (identity.kind === 'anonymous') throw unauthenticated();
     const { rights } = await this.readable(identity, model, id);
@@ -362,7 +376,7 @@ export class DocumentService {
       const errors = [{ path: `/${model}/metadata/document-ids`, message: outcome.message }];
       throw refuse(outcome.reason === 'mismatch' ? 'conflict' : 'invalid-identifier', outcome.message, { errors });
     }
-    return this.storeRevision(identity, id, doc, body, format);
+    return this.storeRevision(identity, id, doc, body, format, { keepFindings: options.keepFindings === true });
   }
 
   /**
@@ -388,7 +402,14 @@ export class DocumentService {
   async list(
     identity: Identity,
     model: string,
-    options: { limit: number; q?: string; sort: SortKey; descending: boolean; after?: { key: string; id: string } },
+    options: {
+      limit: number;
+      q?: string;
+      valid?: boolean;
+      sort: SortKey;
+      descending: boolean;
+      after?: { key: string; id: string };
+    },
   ): Promise<DocumentRecord[]> {
     const query: ListQuery = { model, ...options };
     if (!seesEveryDocument(identity)) {

@@ -4,7 +4,7 @@ import type { ParsedDocument } from '../oscal/formats/index.js';
 import { applyContentIdentifier, CONTENT_UUID_SCHEME, isContentUuid } from '../oscal/identifiers.js';
 import { type DocumentRecord, type DocumentStore, type RevisionRecord, type RevisionStore } from '../store/types.js';
 import type { SearchService } from './search.js';
-import type { DocumentService } from './documents.js';
+import type { DocumentService, WriteOptions } from './documents.js';
 import { readContent } from './documents.js';
 import { metadataOf } from './fields.js';
 import { forbidden, found, notFound, refuse, ServiceError, storeRefusal, unauthenticated } from '../errors.js';
@@ -48,6 +48,7 @@ export class RegistryService {
     id: string,
     body: Buffer,
     contentType: string | undefined,
+    options: WriteOptions = {},
   ): Promise<'created' | 'updated'> {
     authenticated(identity);
     if (!/^application\/json\b/i.test(contentType ?? ''))
@@ -56,20 +57,21 @@ export class RegistryService {
     const declared = registryContentUuid(doc);
     if (declared !== id)
       throw refuse('conflict', `the document's content-uuid ${declared} differs from the one in the path (${id})`);
-    return this.save(identity, doc, body, id);
+    return this.save(identity, doc, body, id, options);
   }
 
   /** POST /api/upload: model and content-uuid come from the document itself. */
   async upload(
     identity: Identity,
     body: Buffer | undefined,
+    options: WriteOptions = {},
   ): Promise<{ action: 'created' | 'updated'; record: DocumentRecord }> {
     authenticated(identity);
     if (!body || body.length === 0)
       throw refuse('missing-file', 'send the OSCAL JSON document as the body, or as the multipart field "file"');
     const { doc } = this.read(body, undefined);
     const id = registryContentUuid(doc);
-    const action = await this.save(identity, doc, body, id);
+    const action = await this.save(identity, doc, body, id, options);
     return { action, record: found(await this.store.getDocument(id)) };
   }
 
@@ -89,6 +91,7 @@ export class RegistryService {
     doc: ParsedDocument,
     body: Buffer,
     id: string,
+    options: WriteOptions,
   ): Promise<'created' | 'updated'> {
     const outcome = applyContentIdentifier(metadataOf(doc.content, doc.model), id);
     if (!outcome.ok) throw refuse('conflict', outcome.message);
@@ -99,11 +102,13 @@ export class RegistryService {
       if (existing.model !== doc.model)
         throw refuse('conflict', `content-uuid ${id} belongs to a ${existing.model}, not a ${doc.model}`);
       if (!rights.write) throw forbidden('change it: it belongs to another user');
-      await this.documents.storeRevision(identity, id, doc, body, 'json');
+      await this.documents.storeRevision(identity, id, doc, body, 'json', {
+        keepFindings: options.keepFindings === true,
+      });
       return 'updated';
     }
     if (!mayCreate(identity)) throw refuse('forbidden', 'creating documents needs the writer or admin role');
-    await this.documents.storeNew(identity, id, doc, body, 'json', 'public');
+    await this.documents.storeNew(identity, id, doc, body, 'json', 'public', options);
     return 'created';
   }
 

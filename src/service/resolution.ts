@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { Identity } from '../auth/identity.js';
+import type { ProfileResolver } from '../oscal/constraints/index.js';
 import { OscalError } from '../oscal/errors.js';
 import { decodeDocumentBytes, parseOscal } from '../oscal/formats/index.js';
 import { CONTENT_UUID_SCHEME } from '../oscal/identifiers.js';
@@ -15,10 +16,11 @@ import type { BlobStore, RevisionStore, SnapshotRecord } from '../store/types.js
 import { AmbiguousAlias, type AliasService } from './aliases.js';
 import type { AttachmentService } from './attachments.js';
 import { plainBytes } from './attachments.js';
-import { retryWhenGone, revisionJson } from './content.js';
+import { retryWhenGone, revisionJson, revisionRecord } from './content.js';
 import type { DocumentService } from './documents.js';
 import { refuse, ServiceError } from '../errors.js';
 import { PLURALS } from '../oscal/model/models.js';
+import { ProfileResolutions, type Located } from './resolution-cache.js';
 import { parseNotes, RESOLVED_TYPE, type SnapshotService } from './snapshots.js';
 
 export interface ResolutionSettings {
@@ -93,6 +95,16 @@ function withoutContentUuid(catalog: { metadata: Record<string, unknown> }): voi
 class FileCache {
   private readonly entries = new Map<string, { mtimeMs: number; document: Record<string, unknown> }>();
 
+  /** What names the file's content now, short of reading it; the read that follows may see a newer one. */
+  async version(path: string, href: string): Promise<string> {
+    try {
+      const { mtimeMs, size } = await stat(path);
+      return `file ${path} ${mtimeMs} ${size}`;
+    } catch {
+      throw notFound(href, 'the file the import map names for it cannot be read');
+    }
+  }
+
   async read(path: string, href: string): Promise<Record<string, unknown>> {
     let mtimeMs: number;
     try {
@@ -122,6 +134,8 @@ class FileCache {
  */
 export class ResolutionService {
   private readonly files = new FileCache();
+  /** Kept for validation's resolve-profile(); `counts` says how many were made and reused (/metrics). */
+  readonly resolutions = new ProfileResolutions();
 
   constructor(
     private readonly store: RevisionStore & BlobStore,
@@ -175,7 +189,13 @@ export class ResolutionService {
    * base. Constraint checks load what doc() and resolve-profile() reach through it too.
    */
   importLoader(identity: Identity): ImportLoader {
-    return (href, from) => this.load(identity, href, from ?? this.settings.publicUrl + '/');
+    return async (href, from) => (await this.locate(identity, href, from)).read();
+  }
+
+  /** resolve-profile() for validation as `identity`: a resolution made before, while nothing it read has changed. */
+  profileResolver(identity: Identity): ProfileResolver {
+    return (profile, base) =>
+      this.resolutions.resolve(profile, base, (href, from) => this.locate(identity, href, from));
   }
 
   /** The current revision of a document `identity` may read, as JSON. */
@@ -191,22 +211,26 @@ export class ResolutionService {
   }
 
   /**
-   * In order: a document of this server named by its URL, a stored document known by the href
-   * (aliases), the import map, then the network for allowed hosts.
+   * Where an import is, in order: a document of this server named by its URL, a stored document
+   * known by the href (aliases), the import map, then the network for allowed hosts.
    */
-  private async load(identity: Identity, href: string, base: string): Promise<LoadedDocument> {
-    const url = urlOf(href, base);
-    if (url && this.storedPath(url) !== undefined) return this.loadStored(identity, href, url);
+  private async locate(identity: Identity, href: string, from: string | undefined): Promise<Located> {
+    const url = urlOf(href, from ?? this.settings.publicUrl + '/');
+    if (url && this.storedPath(url) !== undefined) return this.locateStored(identity, href, url);
     const aliased = await this.byAlias(identity, href);
     if (aliased) return aliased;
     const file = this.settings.importMap.get(href) ?? (url && this.settings.importMap.get(url.href));
-    if (file) return this.loadFile(file, href, url?.href ?? href);
+    if (file)
+      return {
+        version: await this.files.version(file, href),
+        read: () => this.loadFile(file, href, url?.href ?? href),
+      };
     if (url && (url.protocol === 'https:' || url.protocol === 'http:') && this.settings.allowHosts.has(url.hostname))
-      return this.fetch(href, url);
+      return { version: undefined, read: () => this.fetch(href, url) };
     throw notFound(href, unresolvedReason(href, url));
   }
 
-  private async byAlias(identity: Identity, href: string): Promise<LoadedDocument | undefined> {
+  private async byAlias(identity: Identity, href: string): Promise<Located | undefined> {
     let doc;
     try {
       doc = await this.aliases.find(identity, href);
@@ -216,10 +240,22 @@ export class ResolutionService {
       throw e;
     }
     if (!doc) return undefined;
+    const { model, id } = doc;
     return {
-      document: (await this.current(identity, doc.model, doc.id)).json,
-      base: this.documentUrl(doc.model, doc.id),
+      version: await this.storedVersion(identity, model, id),
+      read: async () => ({
+        document: (await this.current(identity, model, id)).json,
+        base: this.documentUrl(model, id),
+      }),
     };
+  }
+
+  /** The document and the hash of its current revision, which no other content has. */
+  private async storedVersion(identity: Identity, model: string, id: string): Promise<string> {
+    return retryWhenGone(async () => {
+      const { doc } = await this.documents.readable(identity, model, id);
+      return `${doc.id} ${(await revisionRecord(this.store, doc.id, doc.revision)).canonicalHash}`;
+    });
   }
 
   /** The path of a URL of this server's documents, below its public URL. */
@@ -234,24 +270,40 @@ export class ResolutionService {
   }
 
   /** A document (or a document's attachment) of this server, which the caller must be able to read. */
-  private async loadStored(identity: Identity, href: string, url: URL): Promise<LoadedDocument> {
+  private async locateStored(identity: Identity, href: string, url: URL): Promise<Located> {
     const path = this.storedPath(url) ?? '';
     const generic = /^\/oscal\/v1\/([a-z-]+)\/([0-9a-fA-F-]{36})(?:\/attachment\/([0-9a-fA-F-]{36}))?$/.exec(path);
     const registry = /^\/api\/v1\/([a-z-]+)\/([0-9a-fA-F-]{36})$/.exec(path);
     const model = generic?.[1] ?? PLURALS[registry?.[1] ?? ''];
     const id = (generic?.[2] ?? registry?.[2])?.toLowerCase();
     if (!model || !id) throw notFound(href, `${url.href} names no document of this server`);
-    const cannot = () => notFound(href, 'no such document, or you may not read it');
-    try {
-      if (generic?.[3]) {
-        const file = await this.attachments.read(identity, model, id, generic[3].toLowerCase());
-        return { document: readable(plainBytes(file), href), base: url.href };
+    const attachment = generic?.[3]?.toLowerCase();
+    const readable404 = async <T>(work: () => Promise<T>): Promise<T> => {
+      try {
+        return await work();
+      } catch (e) {
+        if (e instanceof ServiceError && e.status === 404)
+          throw notFound(href, 'no such document, or you may not read it');
+        throw e;
       }
-      return { document: (await this.current(identity, model, id)).json, base: this.documentUrl(model, id) };
-    } catch (e) {
-      if (e instanceof ServiceError && e.status === 404) throw cannot();
-      throw e;
-    }
+    };
+    if (attachment)
+      return {
+        version: undefined,
+        read: () =>
+          readable404(async () => {
+            const file = await this.attachments.read(identity, model, id, attachment);
+            return { document: readable(plainBytes(file), href), base: url.href };
+          }),
+      };
+    return {
+      version: await readable404(() => this.storedVersion(identity, model, id)),
+      read: () =>
+        readable404(async () => ({
+          document: (await this.current(identity, model, id)).json,
+          base: this.documentUrl(model, id),
+        })),
+    };
   }
 
   private async fetch(href: string, url: URL): Promise<LoadedDocument> {

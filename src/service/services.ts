@@ -64,6 +64,7 @@ export function createServices(
     documents,
     constraintSets,
     (identity) => resolution.importLoader(identity),
+    (identity) => resolution.profileResolver(identity),
     settings,
   );
   return {

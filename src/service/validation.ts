@@ -1,5 +1,5 @@
 import type { Identity } from '../auth/identity.js';
-import { checkConstraints, severity, type Level } from '../oscal/constraints/index.js';
+import { checkConstraints, severity, type Level, type ProfileResolver } from '../oscal/constraints/index.js';
 import { decodeDocumentBytes, type Format, type ParsedDocument } from '../oscal/formats/index.js';
 import type { ImportLoader } from '../oscal/resolve/index.js';
 import {
@@ -16,7 +16,7 @@ import { gunzip } from './blobs.js';
 import type { ConstraintSetService } from './constraint-sets.js';
 import { readRevision, retryWhenGone, revisionRecord } from './content.js';
 import { bodyText, type DocumentService } from './documents.js';
-import { MAX_ERROR_DETAILS, refuse, unauthenticated, type ErrorDetail } from '../errors.js';
+import { MAX_ERROR_DETAILS, refuse, ServiceError, unauthenticated, type ErrorDetail } from '../errors.js';
 import { formatOfContentType } from './media-types.js';
 
 export interface ValidationSettings {
@@ -37,6 +37,25 @@ export function issueDetail(issue: ValidationIssue): ErrorDetail {
   };
 }
 
+/** How a writer keeps content whose only problems are constraint findings: said in every such refusal. */
+export const KEEP_FINDINGS_HINT =
+  'to store it anyway as a draft with its findings, send the request again with ?keep-findings=true';
+
+/**
+ * The 422 of schema-valid content refused only for its findings at the reject level: the same
+ * catalogued refusal as any invalid-oscal, which ?keep-findings=true would have stored. The web
+ * upload page offers to store it anyway, naming how many findings it would keep.
+ */
+export class KeepableRefusal extends ServiceError {
+  constructor(
+    readonly findingsAtRejectLevel: number,
+    message: string,
+    errors: ErrorDetail[],
+  ) {
+    super('invalid-oscal', message, { errors });
+  }
+}
+
 function storedFinding(issue: ValidationIssue): StoredFinding {
   return {
     code: issue.code,
@@ -53,7 +72,8 @@ function storedFinding(issue: ValidationIssue): StoredFinding {
 
 /**
  * Constraint validation on the server: every write of content is checked against its release's
- * constraints (findings at the reject level refuse it; the others are kept with the revision),
+ * constraints (findings at the reject level refuse it, unless the writer asked to keep them, which
+ * stores it marked not valid; the others are kept with the revision),
  * and any content, stored or sent, can be checked against registered constraint sets too.
  * Documents that constraints reach (doc(), resolve-profile()) load as profile imports do.
  */
@@ -63,12 +83,18 @@ export class ValidationService {
     private readonly documents: DocumentService,
     private readonly constraintSets: ConstraintSetService,
     private readonly loaders: (identity: Identity) => ImportLoader,
+    private readonly resolvers: (identity: Identity) => ProfileResolver,
     private readonly settings: ValidationSettings,
   ) {}
 
+  /** What doc() and resolve-profile() reach, as `identity` may read it. */
+  private reach(identity: Identity): { loader: ImportLoader; resolveProfile: ProfileResolver } {
+    return { loader: this.loaders(identity), resolveProfile: this.resolvers(identity) };
+  }
+
   /**
-   * The schema's warnings and the model constraints' findings on content about to be stored as `base`, located in `text`;
-   * with `enforce`, those at the reject level or above refuse the write (422).
+   * The schema's warnings and the model constraints' findings on content about to be stored as `base`, located in `text`,
+   * and whether none reaches the reject level; with `enforce`, one that does refuses the write (422).
    */
   async findingsForWrite(
     identity: Identity,
@@ -77,27 +103,28 @@ export class ValidationService {
     source: { text: string; format: Format },
     base: string,
     enforce: boolean,
-  ): Promise<StoredFinding[]> {
+  ): Promise<{ findings: StoredFinding[]; valid: boolean }> {
     const issues = [
       ...schemaWarnings.map((w) => ({ ...w })),
-      ...constraintIssues(await checkConstraints(doc, { loader: this.loaders(identity), base })),
+      ...constraintIssues(await checkConstraints(doc, { ...this.reach(identity), base })),
     ];
     locateIssues(source.text, source.format, issues);
-    if (enforce) this.refuseAtRejectLevel(doc, issues);
-    return issues.map(storedFinding);
+    const refused = issues
+      .filter((i) => atLeast(i.level, this.settings.rejectLevel))
+      .sort((a, b) => severity(b.level ?? 'ERROR') - severity(a.level ?? 'ERROR'));
+    if (enforce && refused.length > 0) throw this.refusal(doc, refused);
+    return { findings: issues.map(storedFinding), valid: refused.length === 0 };
   }
 
-  private refuseAtRejectLevel(doc: ParsedDocument, issues: ValidationIssue[]): void {
+  private refusal(doc: ParsedDocument, refused: ValidationIssue[]): KeepableRefusal {
     const level = this.settings.rejectLevel;
-    const refused = issues
-      .filter((i) => atLeast(i.level, level))
-      .sort((a, b) => severity(b.level ?? 'ERROR') - severity(a.level ?? 'ERROR'));
-    if (refused.length === 0) return;
     const count = refused.length > MAX_ERROR_DETAILS ? `more than ${MAX_ERROR_DETAILS}` : String(refused.length);
-    throw refuse(
-      'invalid-oscal',
-      `the ${doc.model} has ${count} finding${refused.length === 1 ? '' : 's'} at ${level} or above against OSCAL ${doc.version}'s schemas and constraints, the first: ${refused[0]!.message} [${refused[0]!.constraintId ?? refused[0]!.code}]`,
-      { errors: refused.map(issueDetail) },
+    const plural = refused.length === 1 ? '' : 's';
+    return new KeepableRefusal(
+      refused.length,
+      // The hint comes before the finding quoted, which may be long enough for the message to be cut.
+      `the ${doc.model} has ${count} finding${plural} at ${level} or above against OSCAL ${doc.version}'s schemas and constraints (${KEEP_FINDINGS_HINT}); the first: ${refused[0]!.message} [${refused[0]!.constraintId ?? refused[0]!.code}]`,
+      refused.map(issueDetail),
     );
   }
 
@@ -125,7 +152,7 @@ export class ValidationService {
       constraints: choices.constraints,
       ...(choices.oscalVersion !== undefined ? { oscalVersion: choices.oscalVersion } : {}),
       sets,
-      loader: this.loaders(identity),
+      ...this.reach(identity),
       baseOf: (doc) =>
         `${this.settings.publicUrl}/oscal/v1/${doc.model}/${(doc.content[doc.model] as { uuid?: string }).uuid ?? ''}`,
     });
@@ -140,7 +167,7 @@ export class ValidationService {
     model: string,
     id: string,
     setNames: readonly string[],
-  ): Promise<ValidationResult & { revision: number; stored: StoredFinding[] }> {
+  ): Promise<ValidationResult & { revision: number; stored: StoredFinding[]; storedValid: boolean }> {
     if (identity.kind === 'anonymous' && setNames.length > 0) throw unauthenticated();
     const sets = await this.constraintSets.sets(identity, setNames);
     const { doc, record, original } = await retryWhenGone(async () => {
@@ -153,7 +180,7 @@ export class ValidationService {
       };
     });
     const base = `${this.settings.publicUrl}/oscal/v1/${model}/${id}`;
-    const result = await validateParsed(doc, { sets, loader: this.loaders(identity), base });
+    const result = await validateParsed(doc, { sets, ...this.reach(identity), base });
     if (original) {
       try {
         locateIssues(
@@ -165,6 +192,12 @@ export class ValidationService {
         // Bytes that no longer decode leave the findings without positions; their paths still say where.
       }
     }
-    return { ...result, format: record.originalFormat, revision: record.number, stored: record.findings };
+    return {
+      ...result,
+      format: record.originalFormat,
+      revision: record.number,
+      stored: record.findings,
+      storedValid: record.valid,
+    };
   }
 }

@@ -392,4 +392,15 @@ export const MIGRATIONS: readonly Migration[] = [
     sqlite: '',
     postgres: SEARCH_WINDOW_FUNCTIONS,
   },
+  {
+    version: 14,
+    description:
+      'whether each revision passed its constraint check at the reject level, and whether the current one did, for lists to filter on',
+    // Revisions written before kept-with-findings writes existed passed the check (or were
+    // attachment changes of content that had): they are valid.
+    sqlite: `ALTER TABLE revisions ADD COLUMN valid INTEGER NOT NULL DEFAULT 1;
+      ALTER TABLE documents ADD COLUMN valid INTEGER NOT NULL DEFAULT 1;`,
+    postgres: `ALTER TABLE revisions ADD COLUMN valid BOOLEAN NOT NULL DEFAULT TRUE;
+      ALTER TABLE documents ADD COLUMN valid BOOLEAN NOT NULL DEFAULT TRUE;`,
+  },
 ];

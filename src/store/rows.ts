@@ -26,8 +26,9 @@ export function documentOf(row: Row): DocumentRecord {
     model: row.model as string,
     owner: row.owner as string,
     visibility: row.visibility as DocumentRecord['visibility'],
-    legalHold: row.legal_hold === 1 || row.legal_hold === true,
+    legalHold: booleanOf(row.legal_hold),
     revision: row.revision as number,
+    valid: booleanOf(row.valid),
     title: row.title as string,
     version: row.version as string,
     oscalVersion: row.oscal_version as string,
@@ -84,7 +85,13 @@ export function revisionOf(row: Row): RevisionRecord {
     author: row.author as string,
     createdAt: row.created_at as string,
     findings: row.findings ? JSON.parse(row.findings as string) : [],
+    valid: booleanOf(row.valid),
   };
+}
+
+/** SQLite keeps booleans as 0/1, PostgreSQL as true/false. */
+function booleanOf(value: unknown): boolean {
+  return value === 1 || value === true;
 }
 
 /** A constraint set's list entry: everything but its text. */
@@ -107,6 +114,9 @@ export function constraintSetOf(row: Row): ConstraintSetRecord {
 export function findingsColumn(revision: RevisionInput): string | null {
   return revision.findings?.length ? JSON.stringify(revision.findings) : null;
 }
+
+/** Whether a revision is written as valid: unless its input says it is not. */
+export const validOf = (revision: RevisionInput): boolean => revision.valid !== false;
 
 export function auditOf(row: Row): AuditRecord {
   const entry: AuditRecord = {

@@ -55,11 +55,13 @@ export interface DocumentRecord extends DocumentFields {
   visibility: Visibility;
   legalHold: boolean;
   revision: number;
+  /** Whether the current revision passed the constraint check at the reject level it was written under. */
+  valid: boolean;
   createdAt: string;
   updatedAt: string;
 }
 
-/** A constraint finding kept with the revision it was found on (below the level that refuses a write). */
+/** A constraint finding kept with the revision it was found on (below the reject level, unless kept with ?keep-findings). */
 export interface StoredFinding {
   code: string;
   level: string;
@@ -90,6 +92,11 @@ export interface RevisionInput {
   resources?: string[];
   /** What constraint validation found on this content. */
   findings?: StoredFinding[];
+  /**
+   * False when the findings reach the reject level in force at the write (a draft kept with its
+   * findings, ?keep-findings=true); absent: valid.
+   */
+  valid?: boolean;
   /**
    * The search entries of this revision's content: they replace the document's, in the write's
    * transaction. Absent: the document's entries stay as they are (a caller that does not extract
@@ -154,6 +161,8 @@ export interface RevisionRecord {
   createdAt: string;
   /** What constraint validation found when it was written (none for revisions written before it existed). */
   findings: StoredFinding[];
+  /** False when those findings reached the reject level in force when it was written. */
+  valid: boolean;
 }
 
 /** An external constraint set registered by name. */
@@ -188,6 +197,8 @@ export interface ListQuery {
   /** Whose view: undefined for admins (everything), else what this principal set may read. */
   readableBy?: { userId?: string; principals: string[] };
   q?: string;
+  /** Only documents whose current revision is (true) or is not (false) valid. */
+  valid?: boolean;
   sort: SortKey;
   descending: boolean;
   limit: number;

@@ -82,6 +82,7 @@ conformance('documents', ({ withStore }) => {
         visibility: 'private',
         legalHold: false,
         revision: 1,
+        valid: true,
         ...full,
       });
       assertStamp(doc!.createdAt, t0, t1, 'createdAt');
@@ -94,6 +95,7 @@ conformance('documents', ({ withStore }) => {
         visibility: 'public',
         legalHold: false,
         revision: 1,
+        valid: true,
         ...bare,
       });
       assert.equal(bareDoc!.published, undefined);
@@ -123,6 +125,7 @@ conformance('documents', ({ withStore }) => {
           originalFormat: 'xml',
           author: 'alice',
           findings: [],
+          valid: true,
         },
       ]);
       assertStamp(revisions[0]!.createdAt, t0, t1, 'revision createdAt');
@@ -139,6 +142,7 @@ conformance('documents', ({ withStore }) => {
         originalFormat: 'yaml',
         author: 'bob',
         findings: [],
+        valid: true,
       });
       assert.ok(
         Number.isSafeInteger(revisions[0]!.recordId) && Number.isSafeInteger(bareRevision.recordId),
@@ -307,6 +311,7 @@ conformance('documents', ({ withStore }) => {
         visibility: 'private',
         legalHold: false,
         revision: 3,
+        valid: true,
         ...f3,
       });
       assert.equal(doc.createdAt, created.createdAt);
@@ -328,6 +333,7 @@ conformance('documents', ({ withStore }) => {
           originalFormat: 'yaml',
           author: 'alice',
           findings: [],
+          valid: true,
         },
         {
           documentId: id,
@@ -339,6 +345,7 @@ conformance('documents', ({ withStore }) => {
           originalFormat: 'json',
           author: 'carol',
           findings: [],
+          valid: true,
         },
         {
           documentId: id,
@@ -350,6 +357,7 @@ conformance('documents', ({ withStore }) => {
           originalFormat: 'xml',
           author: 'alice',
           findings: [],
+          valid: true,
         },
       ]);
       assert.equal((await store.getRevision(id, 2))?.author, 'carol');

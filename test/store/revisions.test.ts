@@ -56,6 +56,7 @@ conformance('revisions', ({ withStore }) => {
         visibility: 'private',
         legalHold: false,
         revision: 3,
+        valid: true,
         ...f3,
       });
       assert.deepEqual(
@@ -72,6 +73,7 @@ conformance('revisions', ({ withStore }) => {
         visibility: 'private',
         legalHold: false,
         revision: 1,
+        valid: true,
         ...f1,
       });
       assert.deepEqual(
@@ -100,6 +102,7 @@ conformance('revisions', ({ withStore }) => {
         visibility: 'private',
         legalHold: false,
         revision: 1,
+        valid: true,
         ...f1,
       });
       assert.equal(await blobText(store, hashOf(canonicalText('v1'))), canonicalText('v1'));
@@ -180,6 +183,57 @@ conformance('revisions', ({ withStore }) => {
         ],
       );
       assert.deepEqual((await store.getRevision(id, 1))!.findings, [warning, bare]);
+    }),
+  );
+
+  test(
+    'valid: a revision written not valid is marked so, the document follows its current revision, and lists filter on it',
+    withStore(async (store) => {
+      const draft = 'f1d0c000-0000-4000-8000-0000000000d1';
+      const clean = 'f1d0c000-0000-4000-8000-0000000000c1';
+      const error: StoredFinding = { code: 'constraint', level: 'ERROR', message: 'missing prop', path: '/catalog' };
+      await store.createDocument(
+        newDoc(draft),
+        { ...revision('draft1', fields('Draft')), findings: [error], valid: false },
+        audit('document.create', draft),
+      );
+      await store.createDocument(newDoc(clean), revision('clean1', fields('Clean')), audit('document.create', clean));
+      const ids = async (valid?: boolean) =>
+        (await store.listDocuments(listQuery(valid === undefined ? {} : { valid }))).map((d) => d.id);
+
+      assert.equal((await store.getDocument(draft))!.valid, false);
+      assert.equal((await store.getDocument(clean))!.valid, true, 'a revision input that says nothing is valid');
+      assert.deepEqual(await ids(false), [draft]);
+      assert.deepEqual(await ids(true), [clean]);
+      assert.deepEqual(await ids(), [clean, draft]);
+
+      // A valid revision on top makes the document valid; the draft stays marked in the history.
+      await store.replaceDocument(draft, revision('draft2', fields('Draft')), audit('document.replace', draft));
+      assert.deepEqual(
+        (await store.listRevisions(draft)).map((r) => [r.number, r.valid, r.findings]),
+        [
+          [2, true, []],
+          [1, false, [error]],
+        ],
+      );
+      assert.equal((await store.getDocument(draft))!.valid, true);
+      assert.deepEqual(await ids(false), []);
+      assert.deepEqual(await ids(true), [clean, draft]);
+
+      // Deleting it brings back the draft as current, and its mark with it.
+      await store.deleteRevision(draft, 2, audit('version.delete', draft));
+      assert.equal((await store.getDocument(draft))!.valid, false);
+      assert.equal((await store.getRevision(draft, 1))!.valid, false);
+      assert.deepEqual(await ids(false), [draft]);
+
+      // And a not-valid revision over a valid one marks the document.
+      await store.replaceDocument(
+        clean,
+        { ...revision('clean2', fields('Clean')), findings: [error], valid: false },
+        audit('document.replace', clean),
+      );
+      assert.deepEqual(await ids(false), [clean, draft]);
+      assert.deepEqual(await ids(true), []);
     }),
   );
 });

@@ -12,5 +12,7 @@ export function listItem(doc: DocumentRecord): Record<string, unknown> {
     'document-ids': doc.documentIds,
     markings: doc.markings,
     ...(doc.remarks !== undefined ? { remarks: doc.remarks } : {}),
+    // Beyond generic-interface 2.3: false for a draft stored with findings at the reject level (?keep-findings=true).
+    valid: doc.valid,
   };
 }

@@ -17,6 +17,7 @@ import { idParam, modelParam, snapshotParam, uuidParam } from '../params.js';
 import { bodyOf, jsonBodyOf } from '../request-body.js';
 import { sendStored } from '../send-rendition.js';
 import { aliasRoutes, queryAliases } from './alias-routes.js';
+import { keepFindingsOf, KEEP_FINDINGS_PARAM } from './keep-findings.js';
 import { listItem } from './list-item.js';
 import { searchRoutes } from './search-routes.js';
 import { attachmentRoutes } from './attachment-routes.js';
@@ -56,8 +57,8 @@ export interface GenericDeps {
   maxAttachment: number;
 }
 
-/** ?alias= of writes, read by the handler (queryAliases), for the description only. */
-const ALIAS_QUERY = {
+/** ?alias= and ?keep-findings= of writes, read by the handler (queryAliases, keepFindingsOf), for the description only. */
+const WRITE_QUERY = {
   type: 'object',
   properties: {
     alias: {
@@ -65,6 +66,7 @@ const ALIAS_QUERY = {
       items: { type: 'string', maxLength: 1000 },
       description: 'a name profile imports may find the document by (a file name or URL); repeatable',
     },
+    'keep-findings': KEEP_FINDINGS_PARAM,
   },
 } as const;
 
@@ -112,19 +114,23 @@ export async function genericRoutes(app: FastifyInstance, deps: GenericDeps): Pr
         description:
           'Content-Type names the format: application/json, application/xml or application/yaml (also application/oscal+json, text/xml, application/oscal+xml, text/yaml, application/x-yaml). The server sets the content uuid (metadata document-ids) unless the document carries one. Needs the writer or admin role.',
         params: { type: 'object', properties: { model: modelParam }, required: ['model'] },
-        query: ALIAS_QUERY,
+        query: WRITE_QUERY,
         body: OSCAL_BODY,
         responses: {
-          201: json('Created: the list item, and any findings below the reject level', ref('ContentCreated'), {
-            headers: HEADERS.location,
-          }),
-          400: 'The body is not well-formed in its format, or an alias is not acceptable',
+          201: json(
+            'Created: the list item, and its findings (below the reject level, or any with keep-findings)',
+            ref('ContentCreated'),
+            {
+              headers: HEADERS.location,
+            },
+          ),
+          400: 'The body is not well-formed in its format, an alias is not acceptable, or keep-findings is neither true nor false',
           401: 'No credentials, or refused ones',
           403: 'Creating documents needs the writer or admin role',
           409: 'A document with this content uuid already exists',
           413: 'The body is larger than this server accepts',
           415: "Content-Type is missing or names no OSCAL format, or the body's encoding is not read",
-          422: 'Not valid OSCAL, another model than the path names, a content identifier that is not acceptable, findings at the reject level, or an unknown model type in the path',
+          422: 'Not valid OSCAL, another model than the path names, a content identifier that is not acceptable, findings at the reject level (without keep-findings), or an unknown model type in the path',
         },
       }),
     },
@@ -136,6 +142,7 @@ export async function genericRoutes(app: FastifyInstance, deps: GenericDeps): Pr
         model,
         bodyOf(request),
         request.headers['content-type'],
+        { keepFindings: keepFindingsOf(request) },
       );
       await deps.aliases.add(request.identity, record.id, given);
       if (jobs.length) deps.workers?.wake();
@@ -201,18 +208,18 @@ export async function genericRoutes(app: FastifyInstance, deps: GenericDeps): Pr
         description:
           'The content, in any of the three formats, becomes the next revision. Owner, admin or a holder of a write grant.',
         params: { type: 'object', properties: { model: modelParam, id: idParam }, required: ['model', 'id'] },
-        query: ALIAS_QUERY,
+        query: WRITE_QUERY,
         body: OSCAL_BODY,
         responses: {
           204: empty('Replaced'),
-          400: 'The body is not well-formed in its format, or an alias is not acceptable',
+          400: 'The body is not well-formed in its format, an alias is not acceptable, or keep-findings is neither true nor false',
           401: 'No credentials, or refused ones',
           403: 'The caller may read the document but not change it',
           404: NO_DOCUMENT,
           409: "The document's content identifier differs from the one in the path",
           413: 'The body is larger than this server accepts',
           415: "Content-Type is missing or names no OSCAL format, or the body's encoding is not read",
-          422: 'Not valid OSCAL, another model, findings at the reject level, or an unknown model type in the path',
+          422: 'Not valid OSCAL, another model, findings at the reject level (without keep-findings), or an unknown model type in the path',
         },
       }),
     },
@@ -225,6 +232,7 @@ export async function genericRoutes(app: FastifyInstance, deps: GenericDeps): Pr
         id,
         bodyOf(request),
         request.headers['content-type'],
+        { keepFindings: keepFindingsOf(request) },
       );
       await deps.aliases.add(request.identity, id, given);
       if (jobs.length) deps.workers?.wake();

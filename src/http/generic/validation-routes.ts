@@ -292,7 +292,7 @@ export async function validationRoutes(app: FastifyInstance, deps: ValidationDep
         operationId: 'validateDocument',
         summary: 'Validate the current revision of a document: schema, model constraints and the named sets',
         description:
-          'The current revision checked now (the documents it reaches may have changed), located in the bytes it was sent as, beside what was found when it was stored. Anonymous callers may validate public documents, without constraint sets.',
+          'The current revision checked now (the documents it reaches may have changed), located in the bytes it was sent as, beside what was found when it was stored and whether it was stored valid (false: kept with findings at the reject level, ?keep-findings=true). Anonymous callers may validate public documents, without constraint sets.',
         tags: [TAGS.validation],
         access: 'optional',
         params: {
@@ -317,6 +317,7 @@ export async function validationRoutes(app: FastifyInstance, deps: ValidationDep
       const result = await validation.validateStored(request.identity, model, id, setNames(request.query));
       return sendReport(request, reply, result, `${base}/${model}/${id}`, {
         revision: result.revision,
+        'valid-when-stored': result.storedValid,
         'findings-when-stored': result.stored.map(findingJson),
       });
     },

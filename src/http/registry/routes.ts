@@ -14,6 +14,7 @@ import type { RenditionWorkers } from '../../service/rendition-workers.js';
 import type { DocumentRecord, RevisionRecord, Store } from '../../store/types.js';
 import { findingJson } from '../findings.js';
 import { IGNORE_VOLATILE } from '../generic/diff-routes.js';
+import { keepFindingsOf, KEEP_FINDINGS_PARAM } from '../generic/keep-findings.js';
 import { LIST_QUERYSTRING, listPage, type ListQuerystring } from '../list-page.js';
 import { bodyOf, fileField, MULTIPART_LIMITS } from '../request-body.js';
 import { sendStored } from '../send-rendition.js';
@@ -56,6 +57,7 @@ const OSCAL_JSON = (description: string): ResponseSpec => ({
   headers: HEADERS.etag,
 });
 const JSON_BODY = { content: { 'application/json': { schema: ref('OscalJson') } } };
+const WRITE_QUERY = { type: 'object', properties: { 'keep-findings': KEEP_FINDINGS_PARAM } } as const;
 const PUBLIC_READ =
   'Public: anonymous callers read public documents; with credentials, also what else the caller may read.';
 
@@ -79,7 +81,8 @@ function listItem(doc: DocumentRecord): Record<string, unknown> {
 
 /**
  * A version list item (registry-api 2.4): fileSize is the byte length of that version's JSON;
- * findings are what constraint validation found below the reject level when it was stored.
+ * findings are what constraint validation found when it was stored (below the reject level,
+ * unless it was kept with them: then `valid` is false).
  */
 function versionItem(r: RevisionRecord): Record<string, unknown> {
   return {
@@ -92,6 +95,7 @@ function versionItem(r: RevisionRecord): Record<string, unknown> {
     fileSize: r.size,
     createdAt: r.createdAt,
     findings: r.findings.map(findingJson),
+    valid: r.valid,
   };
 }
 
@@ -171,19 +175,20 @@ export async function registryRoutes(api: FastifyInstance, deps: RegistryDeps): 
       tags,
       access: 'required',
       params: idParams,
+      query: WRITE_QUERY,
       description: 'OSCAL JSON whose content-uuid (its document-ids entry, else its root uuid) is the one in the path.',
       body: JSON_BODY,
       responses: {
         201: empty('Created'),
         204: empty('A new version was added'),
-        400: 'The body is not valid JSON, or its content-uuid is not a version 4 or 5 UUID',
+        400: 'The body is not valid JSON, its content-uuid is not a version 4 or 5 UUID, or keep-findings is neither true nor false',
         401: 'No credentials, or refused ones',
         403: "Creating needs the writer or admin role; changing another user's document, a write grant",
         404: 'The content-uuid names a document the caller may not read',
         409: 'The content-uuid differs from the path, or belongs to a document of another model',
         413: 'The body is larger than this server accepts',
         415: 'The body is not application/json',
-        422: 'Not valid OSCAL, another model than the path names, findings at the reject level, or an unknown model segment',
+        422: 'Not valid OSCAL, another model than the path names, findings at the reject level (without keep-findings), or an unknown model segment',
       },
     }),
     async (request, reply) => {
@@ -193,6 +198,7 @@ export async function registryRoutes(api: FastifyInstance, deps: RegistryDeps): 
         request.params.id,
         bodyOf(request),
         request.headers['content-type'],
+        { keepFindings: keepFindingsOf(request) },
       );
       deps.workers?.wake();
       return reply.code(action === 'created' ? 201 : 204).send();
@@ -404,14 +410,18 @@ export async function uploadRoute(scope: FastifyInstance, deps: RegistryDeps): P
       tags,
       access: 'required',
       description:
-        "The model and content-uuid come from the document. A multipart upload's file name becomes an alias of the document.",
+        "The model and content-uuid come from the document. A multipart upload's file name becomes an alias of the document. keep-findings may also be sent as a form field of the multipart upload.",
+      query: WRITE_QUERY,
       body: {
         content: {
           'application/json': { schema: ref('OscalJson') },
           'multipart/form-data': {
             schema: {
               type: 'object',
-              properties: { file: { type: 'string', format: 'binary', description: 'the OSCAL JSON file' } },
+              properties: {
+                file: { type: 'string', format: 'binary', description: 'the OSCAL JSON file' },
+                'keep-findings': { type: 'string', enum: ['true', 'false'], description: 'as the query parameter' },
+              },
               required: ['file'],
             },
           },
@@ -420,18 +430,19 @@ export async function uploadRoute(scope: FastifyInstance, deps: RegistryDeps): P
       responses: {
         200: json('A new version of the existing document', ref('UploadResult')),
         201: json('Created', ref('UploadResult')),
-        400: 'No file, a malformed form, JSON that cannot be read, or a content-uuid that is not a version 4 or 5 UUID',
+        400: 'No file, a malformed form, JSON that cannot be read, a content-uuid that is not a version 4 or 5 UUID, or keep-findings neither true nor false',
         401: 'No credentials, or refused ones',
         403: "Creating needs the writer or admin role; changing another user's document, a write grant",
         404: 'The content-uuid names a document the caller may not read',
         409: 'The content-uuid belongs to a document of another model',
         413: 'The file is larger than this server accepts, or the form has too many parts',
         415: 'Neither application/json nor multipart/form-data, or the file is XML or YAML (the registry takes OSCAL JSON only)',
-        422: 'Not valid OSCAL, or findings at the reject level',
+        422: 'Not valid OSCAL, or findings at the reject level (without keep-findings)',
       },
     }),
     async (request, reply) => {
-      const file = request.isMultipart() ? await fileField(request, deps.maxBody) : undefined;
+      const fields = new Map<string, string>();
+      const file = request.isMultipart() ? await fileField(request, deps.maxBody, { fields }) : undefined;
       const body = request.isMultipart() ? onlyJson(file) : bodyOf(request);
       if (!request.isMultipart() && !/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
         throw refuse(
@@ -439,7 +450,8 @@ export async function uploadRoute(scope: FastifyInstance, deps: RegistryDeps): P
           'upload takes application/json, or multipart/form-data with the file in field "file"',
         );
       }
-      const { action, record } = await deps.registry.upload(request.identity, body);
+      const keepFindings = keepFindingsOf(request, fields.get('keep-findings'));
+      const { action, record } = await deps.registry.upload(request.identity, body, { keepFindings });
       // Profiles import a catalog by its file name: the name it was uploaded with is an alias.
       if (file?.filename)
         await deps.aliases.add(request.identity, record.id, checkedAliases([file.filename], 'the file name'));

@@ -5,6 +5,7 @@ import { MODELS, type ModelName } from '../../oscal/model/models.js';
 import { LIST_QUERYSTRING, listPage, SORTS, type ListQuerystring } from '../list-page.js';
 import { modelParam } from '../params.js';
 import { html, type Html } from './html.js';
+import { draftBadge } from './draft-badge.js';
 import { dataTable } from './table.js';
 import { MODEL_LABELS, sendPage, type SignInMode } from './layout.js';
 
@@ -73,7 +74,7 @@ export function browseRoutes(app: FastifyInstance, deps: { documents: DocumentSe
         const rights = await documents.rightsOf(request.identity, doc);
         rows.push(
           html`<tr>
-            <td><a href="/documents/${model}/${doc.id}">${doc.title}</a></td>
+            <td><a href="/documents/${model}/${doc.id}">${doc.title}</a>${draftBadge(doc.valid)}</td>
             <td>${doc.version}</td>
             <td>${doc.oscalVersion}</td>
             <td><time datetime="${doc.lastModified}">${doc.lastModified}</time></td>

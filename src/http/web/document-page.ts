@@ -8,6 +8,7 @@ import type { Store } from '../../store/types.js';
 import { documentParams } from '../params.js';
 import { sendStored } from '../send-rendition.js';
 import { documentNav } from './document-nav.js';
+import { draftBadge } from './draft-badge.js';
 import { html } from './html.js';
 import { sendPage, type SignInMode } from './layout.js';
 import { documentView } from './views/document.js';
@@ -41,6 +42,13 @@ export function documentRoutes(app: FastifyInstance, deps: DocumentDeps): void {
       const view = documentView({ model, content: read.content.content });
       const nav = documentNav({ model, id, title: read.doc.title, rights: read.rights, current: 'document' });
       const body = html`<div class="document-bar">${nav} ${downloads(base)}</div>
+        ${
+          !read.doc.valid &&
+          html`<p class="draft-note" role="note">
+            ${draftBadge(false)} This version was stored with constraint findings at the reject level; a corrected
+            version clears the mark.
+          </p>`
+        }
         ${view.body}`;
       return sendPage(reply, {
         title: read.doc.title,

@@ -1,7 +1,8 @@
 /**
  * Uploading a document or a new version of one from the browser: a plain multipart form (file
  * picker; upload-drop.js adds drag-and-drop), any of the three formats. A refusal is answered with
- * the API's status and the problems beside the offending lines of the uploaded text.
+ * the API's status and the problems beside the offending lines of the uploaded text; one for
+ * constraint findings only offers to store the file anyway, as a draft with its findings.
  */
 import { extname } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -12,9 +13,11 @@ import { decodeDocumentBytes, detectFormatOfBytes } from '../../oscal/formats/de
 import type { Format } from '../../oscal/formats/index.js';
 import type { ModelName } from '../../oscal/model/models.js';
 import type { DocumentService } from '../../service/documents.js';
+import { KEEP_FINDINGS_HINT, KeepableRefusal } from '../../service/validation.js';
 import { RESPONSE_TYPE } from '../../service/media-types.js';
 import type { RenditionWorkers } from '../../service/rendition-workers.js';
 import { documentParams, modelParam } from '../params.js';
+import { keepFindingsOf } from '../generic/keep-findings.js';
 import { fileField } from '../request-body.js';
 import { html, type Html } from './html.js';
 import { MODEL_LABELS, sendPage, type SignInMode } from './layout.js';
@@ -50,21 +53,72 @@ function uploadForm(action: string, legend: string): Html {
   </form>`;
 }
 
+/**
+ * After a refusal for constraint findings only, the same file sent again with keep-findings: the
+ * bytes travel in the page (base64, exact whatever their line ends), so that the button works
+ * without script and without the server holding refused uploads anywhere.
+ */
+function storeAnywayForm(action: string, file: { filename: string; bytes: Buffer }, findings: number): Html {
+  return html`<form method="post" action="${action}" enctype="multipart/form-data" class="store-anyway">
+    <input type="hidden" name="keep-findings" value="true" />
+    <input type="hidden" name="filename" value="${file.filename}" />
+    <input type="hidden" name="content" value="${file.bytes.toString('base64')}" />
+    <p class="hint">
+      Its schema is valid: it can be kept as a draft, marked as having these findings, and corrected in a later version.
+    </p>
+    <button type="submit">Store anyway, with ${findings} finding${findings === 1 ? '' : 's'}</button>
+  </form>`;
+}
+
 /** What a refused upload's page says: the API's message, and its details beside the uploaded lines. */
-function refusedBody(heading: Html, form: Html, file: { filename: string; bytes: Buffer }, error: ServiceError): Html {
+function refusedBody(
+  heading: Html,
+  form: Html,
+  action: string,
+  file: { filename: string; bytes: Buffer },
+  error: ServiceError,
+): Html {
   let source: string | undefined;
   try {
     source = decodeDocumentBytes(file.bytes, formatOfFile(file.filename, file.bytes));
   } catch {
     // Bytes in no encoding we read: the message says so, and there are no lines to show.
   }
+  const keepable = error instanceof KeepableRefusal;
   const refusal = refusalView({
     file: file.filename || 'The file',
-    message: error.message,
+    // The API's hint names its query parameter; here the button below says it.
+    message: keepable ? error.message.replace(` (${KEEP_FINDINGS_HINT})`, '') : error.message,
     errors: error.errors ?? [],
     ...(source !== undefined ? { source } : {}),
   });
-  return html`${heading} ${refusal} ${form}`;
+  return html`${heading} ${refusal} ${keepable && storeAnywayForm(action, file, error.findingsAtRejectLevel)} ${form}`;
+}
+
+/** Base64 of `bytes` bytes: the size the "content" field of the store-anyway form may reach. */
+const base64Length = (bytes: number) => Math.ceil(bytes / 3) * 4;
+
+/**
+ * The uploaded file: the form's file, or the bytes a store-anyway form sent back (base64 in
+ * "content", with the name in "filename"); and whether its findings are to be kept.
+ */
+async function uploaded(
+  request: FastifyRequest,
+  maxBody: number,
+): Promise<{ file: { filename: string; bytes: Buffer }; keepFindings: boolean }> {
+  const fields = new Map<string, string>();
+  const file = request.isMultipart()
+    ? await fileField(request, maxBody, { fields, fieldSize: base64Length(maxBody) })
+    : undefined;
+  const keepFindings = keepFindingsOf(request, fields.get('keep-findings'));
+  const content = fields.get('content');
+  if (!file && content !== undefined) {
+    const bytes = Buffer.from(content, 'base64');
+    if (bytes.length > maxBody) throw refuse('too-large', 'the file is larger than this server accepts');
+    return { file: { filename: fields.get('filename') ?? '', bytes }, keepFindings };
+  }
+  if (!file || file.bytes.length === 0) throw refuse('missing-file', 'choose a file to upload');
+  return { file, keepFindings };
 }
 
 /** GET and POST /upload/<model> (a new document) and /documents/<model>/<id>/upload (a new version). */
@@ -81,6 +135,7 @@ export function uploadRoutes(app: FastifyInstance, deps: UploadDeps): void {
         title: `Upload to ${label.toLowerCase()}`,
         heading: html`<nav aria-label="Breadcrumb"><a href="/browse/${model}">${label}</a></nav>
           <h1>Upload a new document</h1>`,
+        action: `/upload/${model}`,
         form: uploadForm(`/upload/${model}`, `A new ${model}`),
       };
     }
@@ -94,6 +149,7 @@ export function uploadRoutes(app: FastifyInstance, deps: UploadDeps): void {
         <p>
           The file replaces the current version of <strong>${doc.title}</strong>; earlier versions stay in its history.
         </p>`,
+      action: `${base}/upload`,
       form: uploadForm(`${base}/upload`, 'The new version'),
     };
   }
@@ -112,14 +168,14 @@ export function uploadRoutes(app: FastifyInstance, deps: UploadDeps): void {
   async function receive(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) {
     const { identity, params } = request;
     const page = await target(identity, params);
-    const file = request.isMultipart() ? await fileField(request, deps.maxBody) : undefined;
-    if (!file || file.bytes.length === 0) throw refuse('missing-file', 'choose a file to upload');
+    const { file, keepFindings } = await uploaded(request, deps.maxBody);
     const contentType = RESPONSE_TYPE[formatOfFile(file.filename, file.bytes)];
     try {
       const { model, id } = params;
       let stored = id;
-      if (stored === undefined) stored = (await documents.create(identity, model, file.bytes, contentType)).record.id;
-      else await documents.replace(identity, model, stored, file.bytes, contentType);
+      if (stored === undefined)
+        stored = (await documents.create(identity, model, file.bytes, contentType, { keepFindings })).record.id;
+      else await documents.replace(identity, model, stored, file.bytes, contentType, { keepFindings });
       deps.workers?.wake();
       return reply.code(303).header('location', `/documents/${model}/${stored}`).send();
     } catch (e) {
@@ -130,7 +186,7 @@ export function uploadRoutes(app: FastifyInstance, deps: UploadDeps): void {
           title: `Not stored: ${page.title}`,
           identity,
           signIn,
-          body: refusedBody(page.heading, page.form, file, e),
+          body: refusedBody(page.heading, page.form, page.action, file, e),
           scripts: ['upload-drop.js'],
         },
         { status: e.status, caching: 'no-store' },

@@ -6,6 +6,7 @@ import type { RegistryService } from '../../service/registry.js';
 import type { Store } from '../../store/types.js';
 import { documentParams } from '../params.js';
 import { documentNav } from './document-nav.js';
+import { draftBadge } from './draft-badge.js';
 import { html } from './html.js';
 import { dataTable } from './table.js';
 import { sendPage, type SignInMode } from './layout.js';
@@ -40,7 +41,7 @@ export function versionRoutes(app: FastifyInstance, deps: VersionDeps): void {
       const rows = newestFirst.map(
         (v) =>
           html`<tr>
-            <td><a href="/documents/${model}/${id}/versions/${v.number}">${v.number}</a></td>
+            <td><a href="/documents/${model}/${id}/versions/${v.number}">${v.number}</a>${draftBadge(v.valid)}</td>
             <td>${v.fields.title}</td>
             <td>${v.fields.version}</td>
             <td>${v.author}</td>
@@ -70,9 +71,10 @@ export function versionRoutes(app: FastifyInstance, deps: VersionDeps): void {
       const { rights } = await documents.readable(request.identity, model, id);
       // The version's own title: the page shows that version, whatever the document is called now.
       const nav = documentNav({ model, id, title: revision.fields.title, rights, current: 'versions' });
+      const by = `${revision.author} at ${revision.createdAt}`;
       const body = html`${nav}
         <p class="version-note" role="note">
-          Version ${number}, written by ${revision.author} at ${revision.createdAt}: read-only.
+          Version ${number}, written by ${by}: read-only.${draftBadge(revision.valid)}
         </p>
         ${view.body}`;
       const title = `${revision.fields.title} (version ${number})`;

@@ -9,6 +9,12 @@ import { documentNode, type DocumentAccess, type DocumentNeeded, type MetaNode }
 import { isSupportedVersion } from '../model/model.js';
 import { ResolutionError, resolveProfile, type ImportLoader } from '../resolve/index.js';
 
+/**
+ * Resolves a profile that resolve-profile() was given (its JSON form and base). Without one, the
+ * profile is resolved through the loader each time; a server passes one that reuses resolutions.
+ */
+export type ProfileResolver = (profile: Record<string, unknown>, base: string | undefined) => Promise<ParsedDocument>;
+
 /** More than any chain of SSP, profile and catalog needs; a loop of documents ends here. */
 export const MAX_DOCUMENTS = 32;
 
@@ -29,6 +35,8 @@ export class LoadedDocuments implements DocumentAccess {
   constructor(
     private readonly root: { doc: ParsedDocument; node: MetaNode; base: string | undefined },
     private readonly loader: ImportLoader | undefined,
+    private readonly resolver: ProfileResolver = async (profile, base) =>
+      (await resolveProfile(profile, { loader: this.loader!, ...(base !== undefined ? { base } : {}) })).document,
   ) {
     this.sources.set(root.node, { json: root.doc.content, base: root.base });
   }
@@ -143,11 +151,7 @@ export class LoadedDocuments implements DocumentAccess {
         reason: 'resolve-profile was given something other than a profile document',
       };
     try {
-      const { document } = await resolveProfile(source.json, {
-        loader: this.loader!,
-        ...(source.base !== undefined ? { base: source.base } : {}),
-      });
-      return { node: documentNode(document, source.base), available: true };
+      return { node: documentNode(await this.resolver(source.json, source.base), source.base), available: true };
     } catch (e) {
       return { node: null, available: false, reason: e instanceof Error ? e.message : String(e) };
     }

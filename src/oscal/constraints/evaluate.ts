@@ -286,33 +286,25 @@ export class ConstraintRun {
       case 'has-cardinality': {
         const n = targets.length;
         if (rule.minOccurs !== undefined && n < rule.minOccurs) {
-          this.fail(
+          this.violate(
             rule,
             source,
             node,
-            this.violation(
-              rule,
-              node,
-              ctx,
-              sc,
-              () =>
-                `${nodeLabel(node)} has ${n} of ${quote(rule.target.text)}; at least ${rule.minOccurs} ${rule.minOccurs === 1 ? 'is' : 'are'} required`,
-            ),
+            ctx,
+            sc,
+            () =>
+              `${nodeLabel(node)} has ${n} of ${quote(rule.target.text)}; at least ${rule.minOccurs} ${rule.minOccurs === 1 ? 'is' : 'are'} required`,
           );
         }
         if (rule.maxOccurs !== undefined && n > rule.maxOccurs) {
-          this.fail(
+          this.violate(
             rule,
             source,
             node,
-            this.violation(
-              rule,
-              node,
-              ctx,
-              sc,
-              () =>
-                `${nodeLabel(node)} has ${n} of ${quote(rule.target.text)}; at most ${rule.maxOccurs} ${rule.maxOccurs === 1 ? 'is' : 'are'} allowed`,
-            ),
+            ctx,
+            sc,
+            () =>
+              `${nodeLabel(node)} has ${n} of ${quote(rule.target.text)}; at most ${rule.maxOccurs} ${rule.maxOccurs === 1 ? 'is' : 'are'} allowed`,
           );
         }
         return true;
@@ -324,18 +316,14 @@ export class ConstraintRun {
           for (const key of this.keys(rule, rule.keyFields, target, ctx, source, sc)) {
             const existing = index.get(key);
             if (existing && existing.node !== target) {
-              this.fail(
+              this.violate(
                 rule,
                 source,
                 target,
-                this.violation(
-                  rule,
-                  target,
-                  ctx,
-                  sc,
-                  () =>
-                    `${nodeLabel(target)} has the key ${keyText(key)}, which ${metapathOf(existing.node)} has already: the index ${rule.name} needs each key once`,
-                ),
+                ctx,
+                sc,
+                () =>
+                  `${nodeLabel(target)} has the key ${keyText(key)}, which ${metapathOf(existing.node)} has already: the index ${rule.name} needs each key once`,
               );
             } else index.set(key, { node: target, constraint: rule });
           }
@@ -360,18 +348,14 @@ export class ConstraintRun {
           for (const key of this.keys(rule, rule.keyFields, target, ctx, source, sc)) {
             const first = seen.get(key);
             if (first && first !== target)
-              this.fail(
+              this.violate(
                 rule,
                 source,
                 target,
-                this.violation(
-                  rule,
-                  target,
-                  ctx,
-                  sc,
-                  () =>
-                    `${nodeLabel(target)} has the key ${keyText(key)}, which ${metapathOf(first)} has already: ${describeConstraint(rule)} needs each key once`,
-                ),
+                ctx,
+                sc,
+                () =>
+                  `${nodeLabel(target)} has the key ${keyText(key)}, which ${metapathOf(first)} has already: ${describeConstraint(rule)} needs each key once`,
               );
             else seen.set(key, target);
           }
@@ -390,31 +374,23 @@ export class ConstraintRun {
   ): void {
     const value = valueText(target);
     if (rule.regex !== undefined && !compileWholeMatch(rule.regex).test(value)) {
-      this.fail(
+      this.violate(
         rule,
         source,
         target,
-        this.violation(
-          rule,
-          target,
-          ctx,
-          sc,
-          () => `${nodeLabel(target)} is ${quote(value)}, which does not match the pattern ${rule.regex}`,
-        ),
+        ctx,
+        sc,
+        () => `${nodeLabel(target)} is ${quote(value)}, which does not match the pattern ${rule.regex}`,
       );
     }
     if (rule.datatype !== undefined && !datatypeAccepts(rule.datatype as DataType, value)) {
-      this.fail(
+      this.violate(
         rule,
         source,
         target,
-        this.violation(
-          rule,
-          target,
-          ctx,
-          sc,
-          () => `${nodeLabel(target)} is ${quote(value)}, which is not a valid ${rule.datatype}`,
-        ),
+        ctx,
+        sc,
+        () => `${nodeLabel(target)} is ${quote(value)}, which is not a valid ${rule.datatype}`,
       );
     }
   }
@@ -524,18 +500,14 @@ export class ConstraintRun {
       for (const key of ref.keys) {
         if (index?.has(key)) this.outcome(ref.constraint, ref.source).held = true;
         else
-          this.fail(
+          this.violate(
             ref.constraint,
             ref.source,
             ref.node,
-            this.violation(
-              ref.constraint,
-              ref.node,
-              ref.ctx,
-              ref.sc,
-              () =>
-                `${nodeLabel(ref.node)} refers to ${keyText(key)}, which is not a key of ${describeIndex(ref.constraint.name, index)}`,
-            ),
+            ref.ctx,
+            ref.sc,
+            () =>
+              `${nodeLabel(ref.node)} refers to ${keyText(key)}, which is not a key of ${describeIndex(ref.constraint.name, index)}`,
           );
       }
     }
@@ -559,6 +531,18 @@ export class ConstraintRun {
    */
   private violation(rule: Constraint, target: MetaNode, ctx: Ctx, sc: StaticContext, ours: () => string): string {
     return rule.message ? this.message(rule.message, ctx.focus(target, 1, 1), sc) : ours();
+  }
+
+  /** A failure of `rule` on `target`, in the rule's own message when it has one, else in ours. */
+  private violate(
+    rule: Constraint,
+    source: string,
+    target: MetaNode,
+    ctx: Ctx,
+    sc: StaticContext,
+    ours: () => string,
+  ): void {
+    this.fail(rule, source, target, this.violation(rule, target, ctx, sc, ours));
   }
 
   /** A message template: literal text and expressions, each expression's values joined by ", ". */

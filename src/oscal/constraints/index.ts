@@ -8,11 +8,12 @@ import type { ParsedDocument } from '../formats/document.js';
 import { Dynamic, DocumentNeeded, documentNode } from '../metapath/index.js';
 import { modelFor } from '../model/model.js';
 import type { ImportLoader } from '../resolve/index.js';
-import { LoadedDocuments, MAX_DOCUMENTS } from './documents.js';
+import { LoadedDocuments, MAX_DOCUMENTS, type ProfileResolver } from './documents.js';
 import { ConstraintRun, type ConstraintResult } from './evaluate.js';
 import type { ConstraintSet } from './model.js';
 import { modelConstraints } from './tables.js';
 
+export type { ProfileResolver } from './documents.js';
 export type { ConstraintResult, RuleOutcome } from './evaluate.js';
 export type { Finding } from './findings.js';
 export { LEVELS, severity, type Constraint, type ConstraintSet, type Level } from './model.js';
@@ -22,6 +23,8 @@ export interface ConstraintOptions {
   sets?: readonly ConstraintSet[];
   /** Where doc() and resolve-profile() load from; without one they find nothing. */
   loader?: ImportLoader;
+  /** How resolve-profile() resolves, when not through `loader` each time. */
+  resolveProfile?: ProfileResolver;
   /** The document's own location: the base its relative references resolve against. */
   base?: string;
   now?: Date;
@@ -32,7 +35,7 @@ export async function checkConstraints(
   options: ConstraintOptions = {},
 ): Promise<ConstraintResult> {
   const node = documentNode(doc, options.base);
-  const documents = new LoadedDocuments({ doc, node, base: options.base }, options.loader);
+  const documents = new LoadedDocuments({ doc, node, base: options.base }, options.loader, options.resolveProfile);
   const model = modelConstraints(doc.version);
   const namespace = modelFor(doc.version).namespace;
   // Each round reads one more document that the previous one asked for.

@@ -1,8 +1,9 @@
-import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { OscalError } from '../errors.js';
 import type { ParsedDocument } from './document.js';
+import { jsonOffsets } from './json-offsets.js';
 import { checkJsonNesting } from './nesting.js';
-import { pointerSegments, positionAt, type Locator } from './positions.js';
+import { positionAt, positionsIn, type Locator } from './positions.js';
 import { readTree, type ReadProblems } from './tree-reader.js';
 
 /** With `problems`, reads past what the model does not allow and records it there (see readTree). */
@@ -35,19 +36,19 @@ function syntaxError(text: string): OscalError {
   return new OscalError('malformed', `not valid JSON: ${what}`, where);
 }
 
-/** Finds where JSON pointers are in the text; the text is parsed once for all of them. */
-export function jsonLocator(text: string): Locator {
-  const root = parseTree(text);
+/** Finds where these JSON pointers are in the text, in one pass for all of them. */
+export function jsonLocator(text: string, paths: readonly string[]): Locator {
+  const offsets = jsonOffsets(text, paths);
+  const positionOf = positionsIn(text);
   return (path) => {
-    const node = root && findNodeAtLocation(root, pointerSegments(path));
-    if (!node) return undefined;
-    return positionAt(text, node.parent?.type === 'property' ? node.parent.offset : node.offset);
+    const offset = offsets.get(path);
+    return offset === undefined ? undefined : positionOf(offset);
   };
 }
 
 /** Adds line and column to an error that carries a JSON pointer. */
 export function locateInJson(text: string, error: OscalError): OscalError {
   if (error.path === undefined || error.line !== undefined) return error;
-  Object.assign(error, jsonLocator(text)(error.path));
+  Object.assign(error, jsonLocator(text, [error.path])(error.path));
   return error;
 }

@@ -1,11 +1,16 @@
-import { FAILSAFE_SCHEMA, load, YAMLException } from 'js-yaml';
-import { isNode, LineCounter, parseDocument } from 'yaml';
+import { createRequire } from 'node:module';
 import { OscalError, pointer } from '../errors.js';
 import type { ParsedDocument } from './document.js';
 import { pointerSegments, type Locator } from './positions.js';
 import { MAX_NESTING, tooDeep } from './nesting.js';
 import { readTree, type ReadProblems } from './tree-reader.js';
 import { readBlockYaml } from './yaml-block-reader.js';
+
+// The two YAML libraries take longer to load than most commands take to run (a fifth of
+// `oscal-depot validate`'s start): they are loaded when YAML that our reader leaves is read or located.
+const require = createRequire(import.meta.url);
+const jsYaml = () => require('js-yaml') as typeof import('js-yaml');
+const yaml = () => require('yaml') as typeof import('yaml');
 
 /** An anchor (`&name`) opening a node; text merely containing "&" after a word does not match. */
 const ANCHOR = /(?:^|[\s\[{,:-])&[^\s,\[\]{}]/;
@@ -33,6 +38,7 @@ export function readYaml(text: string, problems?: ReadProblems): ParsedDocument 
 const JS_YAML_MAX_DEPTH = 2 * MAX_NESTING + 2;
 
 function loadFailsafe(text: string): unknown {
+  const { FAILSAFE_SCHEMA, load, YAMLException } = jsYaml();
   let tree: unknown;
   try {
     tree = load(text, { schema: FAILSAFE_SCHEMA, maxDepth: JS_YAML_MAX_DEPTH });
@@ -83,6 +89,7 @@ function checkTree(tree: unknown, mayShare: boolean): void {
 
 /** Finds where JSON pointers are in YAML text; the text is parsed once for all of them. */
 export function yamlLocator(text: string): Locator {
+  const { isNode, LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, keepSourceTokens: false });
   const offsetOf = (segments: (string | number)[]): number | undefined => {

@@ -16,10 +16,11 @@ function xmlLocator(text: string, version?: string): Locator {
   };
 }
 
-const LOCATORS: Record<Format, (text: string, version?: string) => Locator> = {
+/** Each reads the text once for all the paths (JSON's looks for those paths alone). */
+const LOCATORS: Record<Format, (text: string, paths: readonly string[], version?: string) => Locator> = {
   json: jsonLocator,
   yaml: yamlLocator,
-  xml: xmlLocator,
+  xml: (text, _paths, version) => xmlLocator(text, version),
 };
 
 /**
@@ -35,7 +36,11 @@ export function locateIssues(
 ): void {
   const todo = issues.filter((i) => i.line === undefined);
   if (todo.length === 0) return;
-  const locate = LOCATORS[format](text, version);
+  const locate = LOCATORS[format](
+    text,
+    todo.map((i) => i.path),
+    version,
+  );
   for (const issue of todo) {
     const at = locate(issue.path);
     if (at) {

@@ -1,5 +1,5 @@
 import type postgres from 'postgres';
-import { DOCUMENT_BLOBS, documentOf, fieldColumns } from '../rows.js';
+import { DOCUMENT_BLOBS, documentOf, fieldColumns, validOf } from '../rows.js';
 import { type DocumentStore } from '../types.js';
 import { audit, dropUnreferenced, now, readableWhere } from './connection.js';
 import type { PendingEntries } from './pending-entries.js';
@@ -24,6 +24,7 @@ export function postgresDocuments(
           ...fieldColumns(revision.fields),
           revision: 1,
           last_revision: 1,
+          valid: validOf(revision),
           created_at: at,
           updated_at: at,
         };
@@ -45,7 +46,7 @@ export function postgresDocuments(
           throw new StoreConflictError('stale', `revision ${ifRevision} of ${id} is no longer current`);
         const number = (current.last_revision as number) + 1;
         const at = now();
-        await tx`UPDATE documents SET ${tx({ ...fieldColumns(revision.fields), revision: number, last_revision: number, updated_at: at })} WHERE id = ${id}`;
+        await tx`UPDATE documents SET ${tx({ ...fieldColumns(revision.fields), revision: number, last_revision: number, valid: validOf(revision), updated_at: at })} WHERE id = ${id}`;
         const jobs = await writeRevision(tx, id, number, revision, at, pending, rowsThread);
         await audit(tx, entry);
         return { revision: number, jobs };
@@ -75,6 +76,7 @@ export function postgresDocuments(
         where.push(
           `title_lower LIKE ${p(`%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`)} ESCAPE '\\'`,
         );
+      if (query.valid !== undefined) where.push(`valid = ${p(query.valid)}`);
       const op = query.descending ? '<' : '>';
       if (query.after) {
         const key = p(query.after.key);

@@ -5,7 +5,7 @@
  * belong to.
  */
 import { randomUUID } from 'node:crypto';
-import { findingsColumn } from '../rows.js';
+import { findingsColumn, validOf } from '../rows.js';
 import type { AliasEntry, AliasSource, DocumentFields, RevisionInput } from '../types.js';
 import { dropUnreferenced, lockBlobs, type Sql } from './connection.js';
 import { storedEntry, type DocumentScope } from '../search-query.js';
@@ -56,8 +56,8 @@ export async function writeRevision(
       ],
       released,
     );
-    await tx`INSERT INTO revisions (document_id, number, canonical_hash, original_hash, original_format, author, created_at, fields, findings)
-      VALUES (${id}, ${number}, ${revision.canonical.hash}, ${revision.original.hash}, ${revision.originalFormat}, ${revision.author}, ${at}, ${JSON.stringify(revision.fields)}, ${findingsColumn(revision)})`;
+    await tx`INSERT INTO revisions (document_id, number, canonical_hash, original_hash, original_format, author, created_at, fields, findings, valid)
+      VALUES (${id}, ${number}, ${revision.canonical.hash}, ${revision.original.hash}, ${revision.originalFormat}, ${revision.author}, ${at}, ${JSON.stringify(revision.fields)}, ${findingsColumn(revision)}, ${validOf(revision)})`;
     for (const r of revision.renditions) {
       await tx`INSERT INTO renditions (document_id, revision, format, blob_hash) VALUES (${id}, ${number}, ${r.format}, ${r.blob.hash})`;
     }

@@ -49,10 +49,10 @@ export function postgresRevisions(sql: postgres.Sql): RevisionStore {
         await tx`DELETE FROM jobs WHERE document_id = ${id} AND revision = ${number}`;
         await tx`DELETE FROM revisions WHERE document_id = ${id} AND number = ${number}`;
         if (doc.revision === number) {
-          // The newest remaining revision becomes current: its list fields and metadata aliases with it.
+          // The newest remaining revision becomes current: its list fields, validity and metadata aliases with it.
           const [newest] =
-            await tx`SELECT number, fields FROM revisions WHERE document_id = ${id} ORDER BY number DESC LIMIT 1`;
-          await tx`UPDATE documents SET ${tx({ ...fieldColumns(JSON.parse(newest!.fields as string)), revision: newest!.number as number, updated_at: now() })} WHERE id = ${id}`;
+            await tx`SELECT number, fields, valid FROM revisions WHERE document_id = ${id} ORDER BY number DESC LIMIT 1`;
+          await tx`UPDATE documents SET ${tx({ ...fieldColumns(JSON.parse(newest!.fields as string)), revision: newest!.number as number, valid: newest!.valid as boolean, updated_at: now() })} WHERE id = ${id}`;
           await writeMetadataAliases(tx, id, JSON.parse(newest!.fields as string));
         }
         await dropUnreferenced(tx, hashes);

@@ -1,4 +1,4 @@
-import { DOCUMENT_BLOBS, documentOf, fieldColumns, type Row } from '../rows.js';
+import { DOCUMENT_BLOBS, documentOf, fieldColumns, validOf, type Row } from '../rows.js';
 import { type DocumentRecord, type DocumentStore, type ListQuery } from '../types.js';
 import { now, readableWhere, type SqliteConnection } from './connection.js';
 import { writeRevision } from './revision-writes.js';
@@ -67,9 +67,9 @@ export function sqliteDocuments(c: SqliteConnection): DocumentStore {
           throw new StoreConflictError('exists', `a document with content uuid ${doc.id} already exists`);
         const at = now();
         c.stmt(
-          `INSERT INTO documents (id, model, owner, visibility, revision, last_revision, title, title_lower, version, oscal_version, published, last_modified, document_ids, markings, remarks, created_at, updated_at)
-          VALUES (@id, @model, @owner, @visibility, 1, 1, @title, @title_lower, @version, @oscal_version, @published, @last_modified, @document_ids, @markings, @remarks, @at, @at)`,
-        ).run({ ...doc, ...fieldColumns(revision.fields), at });
+          `INSERT INTO documents (id, model, owner, visibility, revision, last_revision, valid, title, title_lower, version, oscal_version, published, last_modified, document_ids, markings, remarks, created_at, updated_at)
+          VALUES (@id, @model, @owner, @visibility, 1, 1, @valid, @title, @title_lower, @version, @oscal_version, @published, @last_modified, @document_ids, @markings, @remarks, @at, @at)`,
+        ).run({ ...doc, ...fieldColumns(revision.fields), valid: validOf(revision) ? 1 : 0, at });
         const jobs = writeRevision(c, doc.id, 1, revision, at);
         c.audit(audit);
         return { jobs };
@@ -86,9 +86,9 @@ export function sqliteDocuments(c: SqliteConnection): DocumentStore {
         const number = current.last_revision + 1;
         const at = now();
         c.stmt(
-          `UPDATE documents SET revision = @number, last_revision = @number, title = @title, title_lower = @title_lower, version = @version, oscal_version = @oscal_version,
+          `UPDATE documents SET revision = @number, last_revision = @number, valid = @valid, title = @title, title_lower = @title_lower, version = @version, oscal_version = @oscal_version,
           published = @published, last_modified = @last_modified, document_ids = @document_ids, markings = @markings, remarks = @remarks, updated_at = @at WHERE id = @id`,
-        ).run({ id, number, ...fieldColumns(revision.fields), at });
+        ).run({ id, number, ...fieldColumns(revision.fields), valid: validOf(revision) ? 1 : 0, at });
         const jobs = writeRevision(c, id, number, revision, at);
         c.audit(audit);
         return { revision: number, jobs };
@@ -111,6 +111,10 @@ export function sqliteDocuments(c: SqliteConnection): DocumentStore {
       if (query.q) {
         params.q = `%${query.q.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
         where.push("title_lower LIKE @q ESCAPE '\\'");
+      }
+      if (query.valid !== undefined) {
+        params.valid = query.valid ? 1 : 0;
+        where.push('valid = @valid');
       }
       const op = query.descending ? '<' : '>';
       if (query.after) {

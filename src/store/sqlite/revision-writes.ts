@@ -4,7 +4,7 @@
  * aliases, jobs) commit together or not at all, whichever parts of the store they belong to.
  */
 import { randomUUID } from 'node:crypto';
-import { findingsColumn } from '../rows.js';
+import { findingsColumn, validOf } from '../rows.js';
 import type { AliasEntry, AliasSource, DocumentFields, RevisionInput } from '../types.js';
 import type { SqliteConnection } from './connection.js';
 import { writeSearchEntries } from './search.js';
@@ -21,7 +21,7 @@ export function writeRevision(
   c.putBlob(revision.original);
   const recordId = c.stmt('INSERT INTO revision_ids DEFAULT VALUES').run().lastInsertRowid;
   c.stmt(
-    'INSERT INTO revisions (document_id, number, canonical_hash, original_hash, original_format, author, created_at, fields, record_id, findings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO revisions (document_id, number, canonical_hash, original_hash, original_format, author, created_at, fields, record_id, findings, valid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   ).run(
     id,
     number,
@@ -33,6 +33,7 @@ export function writeRevision(
     JSON.stringify(revision.fields),
     recordId,
     findingsColumn(revision),
+    validOf(revision) ? 1 : 0,
   );
   for (const r of revision.renditions) {
     c.putBlob(r.blob);

@@ -49,14 +49,20 @@ export function sqliteRevisions(c: SqliteConnection): RevisionStore {
         c.stmt('DELETE FROM jobs WHERE document_id = ? AND revision = ?').run(id, number);
         c.stmt('DELETE FROM revisions WHERE document_id = ? AND number = ?').run(id, number);
         if (doc.revision === number) {
-          // The newest remaining revision becomes current: its list fields and metadata aliases with it.
+          // The newest remaining revision becomes current: its list fields, validity and metadata aliases with it.
           const newest = c
-            .stmt('SELECT number, fields FROM revisions WHERE document_id = ? ORDER BY number DESC LIMIT 1')
-            .get(id) as { number: number; fields: string };
+            .stmt('SELECT number, fields, valid FROM revisions WHERE document_id = ? ORDER BY number DESC LIMIT 1')
+            .get(id) as { number: number; fields: string; valid: number };
           c.stmt(
-            `UPDATE documents SET revision = @number, title = @title, title_lower = @title_lower, version = @version, oscal_version = @oscal_version,
+            `UPDATE documents SET revision = @number, valid = @valid, title = @title, title_lower = @title_lower, version = @version, oscal_version = @oscal_version,
             published = @published, last_modified = @last_modified, document_ids = @document_ids, markings = @markings, remarks = @remarks, updated_at = @at WHERE id = @id`,
-          ).run({ id, number: newest.number, ...fieldColumns(JSON.parse(newest.fields)), at: now() });
+          ).run({
+            id,
+            number: newest.number,
+            valid: newest.valid,
+            ...fieldColumns(JSON.parse(newest.fields)),
+            at: now(),
+          });
           writeMetadataAliases(c, id, JSON.parse(newest.fields));
         }
         c.dropUnreferenced(hashes);
