@@ -31,16 +31,16 @@ export class ScratchDatabases {
     this.owed++;
   }
 
+  /** Starts making the first databases the suite will ask for, while the tests before it run. */
+  prepare(): void {
+    this.topUp();
+  }
+
   /** A database of the migrated schema and no row, used by nobody else: its URL (the given one, another database name). */
   async create(): Promise<string> {
     const made = this.ahead.shift() ?? this.make();
     this.owed = Math.max(0, this.owed - 1);
-    while (this.ahead.length < Math.min(AHEAD, this.owed)) {
-      const next = this.make();
-      // Its failure is the failure of the test that takes it; until then it is not unhandled.
-      next.catch(() => {});
-      this.ahead.push(next);
-    }
+    this.topUp();
     return made;
   }
 
@@ -53,6 +53,15 @@ export class ScratchDatabases {
       );
     } finally {
       await this.admin.end();
+    }
+  }
+
+  private topUp(): void {
+    while (this.ahead.length < Math.min(AHEAD, this.owed)) {
+      const next = this.make();
+      // Its failure is the failure of the test that takes it; until then it is not unhandled.
+      next.catch(() => {});
+      this.ahead.push(next);
     }
   }
 
