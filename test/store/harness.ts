@@ -6,7 +6,8 @@
  *
  * Each test opens a fresh, empty store: counts, the job queue, tokens and the audit log are
  * store-wide, and a test must not see another's rows. A SQLite store is a new file in a
- * directory of this test file's own; a PostgreSQL store is a new database on the test server.
+ * directory of this test file's own; a PostgreSQL store is a new database on the test server, a
+ * copy of the migrated template (support/postgres-template.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,17 +42,22 @@ function suite(
   open: () => Promise<Store>,
   cleanup: () => Promise<void>,
   tests: (backend: Backend) => void,
+  expectStore: () => void = () => {},
 ): void {
   describe(name, () => {
     after(cleanup);
 
-    const withStore = (body: (store: Store) => Promise<void>) => async () => {
-      const store = await open();
-      try {
-        await body(store);
-      } finally {
-        await store.close();
-      }
+    const withStore = (body: (store: Store) => Promise<void>) => {
+      // Registered now, run later: the backend may prepare the store's database meanwhile.
+      expectStore();
+      return async () => {
+        const store = await open();
+        try {
+          await body(store);
+        } finally {
+          await store.close();
+        }
+      };
     };
 
     tests({ open, withStore });
@@ -79,12 +85,13 @@ export function conformance(concern: string, tests: (backend: Backend) => void):
     suite(
       `store conformance, ${concern}: PostgreSQL`,
       async () => openThrough({ dataDir, databaseUrl: await databases.create() }, 'postgres'),
-      async () => {
-        rmSync(dataDir, { recursive: true, force: true });
-        await databases.dropAll();
-      },
+      async () => rmSync(dataDir, { recursive: true, force: true }),
       tests,
+      () => databases.expectOne(),
     );
+    // Made while the SQLite half runs; dropped when the file ends, whichever of its tests ran.
+    databases.prepare();
+    after(() => databases.dropAll());
   } else {
     // support/postgres.js has said so on the console.
     test(`store conformance, ${concern}: ${SKIP_MESSAGE}`, { skip: true }, () => {});

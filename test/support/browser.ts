@@ -81,12 +81,32 @@ export class Browser {
 }
 
 /**
- * A screenshot at test-results/ui/<name>.png, of the viewport or the whole page (slow for a whole
- * catalog); the path is returned for the test's message.
+ * The most of a page a full-page screenshot shows: ten screens down, two across. A hostile
+ * document's page can be tens of thousands of pixels each way (payload text that does not wrap),
+ * and encoding all of it took seconds per screenshot, for pixels nobody scrolls through.
+ */
+const FULL_PAGE_MAX = { width: 2 * 1280, height: 10 * 900 };
+
+/**
+ * A screenshot at test-results/ui/<name>.png, of the viewport or the whole page (up to
+ * FULL_PAGE_MAX, from its top left); the path is returned for the test's message.
  */
 export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<string> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const path = join(SCREENSHOTS, `${name}.png`);
-  await page.screenshot({ path, fullPage: options.fullPage ?? false });
+  if (!options.fullPage) {
+    await page.screenshot({ path });
+    return path;
+  }
+  const [width, height] = (await page.evaluate(
+    '[document.documentElement.scrollWidth, document.documentElement.scrollHeight]',
+  )) as [number, number];
+  const clip = {
+    x: 0,
+    y: 0,
+    width: Math.min(width, FULL_PAGE_MAX.width),
+    height: Math.min(height, FULL_PAGE_MAX.height),
+  };
+  await page.screenshot({ path, fullPage: true, ...(width > clip.width || height > clip.height ? { clip } : {}) });
   return path;
 }
