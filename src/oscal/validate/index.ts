@@ -203,7 +203,7 @@ function assumedVersionNote(doc: ParsedDocument, chosen: boolean): ValidationIss
     level: 'INFORMATIONAL',
     message: chosen
       ? `the document declares no metadata/oscal-version; it was checked against OSCAL ${doc.version}, the release asked for`
-      : `the document declares no metadata/oscal-version; it was checked against OSCAL ${doc.version}, the newest release (name another with --oscal-version, or oscal-version= on the server)`,
+      : `the document declares no metadata/oscal-version; it was checked against OSCAL ${doc.version}, the newest release (the oscal-version option chooses another)`,
   };
 }
 
