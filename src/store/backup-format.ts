@@ -1,5 +1,5 @@
 /**
- * The backup file of a whole store, the same for both backends (see /tmp/helper-backup-decisions.md):
+ * The backup file of a whole store, the same for both backends (docs/backup.md):
  *
  *   file    = gzip( record* )
  *   record  = one line of JSON (UTF-8, ending in "\n"), then, for a row with byte columns, the raw
