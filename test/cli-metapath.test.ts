@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { CLI_BIN as BIN } from './support/serve-process.js';
 import { REV5_A849 } from './support/shared.js';
+import { controlsIn } from './support/documents.js';
 
 const CATALOG_JSON = join(REV5_A849, 'json', 'NIST_SP-800-53_rev5_catalog.json');
 const CATALOG_XML = join(REV5_A849, 'xml', 'NIST_SP-800-53_rev5_catalog.xml');
@@ -24,18 +25,6 @@ function metapath(args: string[], input?: string) {
     ...(input !== undefined ? { input } : {}),
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-/** Every control of the catalog, at any depth, by walking its JSON. */
-function controls(node: any, out: any[] = []): any[] {
-  if (Array.isArray(node)) for (const n of node) controls(n, out);
-  else if (node && typeof node === 'object') {
-    for (const [key, value] of Object.entries(node)) {
-      if (key === 'controls') out.push(...(value as any[]));
-      controls(value, out);
-    }
-  }
-  return out;
 }
 
 function atPointer(doc: any, pointer: string): any {
@@ -53,7 +42,7 @@ function assertStopped(r: ReturnType<typeof metapath>, pattern: RegExp): void {
   assert.match(r.stderr, pattern);
 }
 
-const AC1_TITLE = controls(catalog.catalog).find((c) => c.id === 'ac-1').title as string;
+const AC1_TITLE = controlsIn(catalog.catalog).find((c) => c.id === 'ac-1').title as string;
 
 describe('oscal-depot metapath', () => {
   test("//control[@id='ac-1']/title prints the node's Metapath and the title, from JSON, XML and YAML alike", () => {
@@ -74,7 +63,7 @@ describe('oscal-depot metapath', () => {
   test('count(//control) prints the number of controls in the catalog', () => {
     const r = metapath([CATALOG_JSON, 'count(//control)']);
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout, `${controls(catalog.catalog).length}\n`);
+    assert.equal(r.stdout, `${controlsIn(catalog.catalog).length}\n`);
   });
 
   test("standard input with --from, and the file and expression by oscal-cli's -i and -e", () => {

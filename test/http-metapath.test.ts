@@ -16,6 +16,7 @@ import { markedCatalog, retitled, type MarkedDoc } from './support/marked-docs.j
 import { TestServer } from './support/server.js';
 import { REV5_A849 } from './support/shared.js';
 import { makeToken } from './support/tokens.js';
+import { controlsIn } from './support/documents.js';
 
 const CATALOG_JSON = join(REV5_A849, 'json', 'NIST_SP-800-53_rev5_catalog.json');
 
@@ -64,18 +65,6 @@ function result(res: ApiResponse): Record<string, any> {
   return res.json();
 }
 
-/** Every control of the catalog as posted, at any depth. */
-function controls(node: any, out: any[] = []): any[] {
-  if (Array.isArray(node)) for (const n of node) controls(n, out);
-  else if (node && typeof node === 'object') {
-    for (const [key, value] of Object.entries(node)) {
-      if (key === 'controls') out.push(...(value as any[]));
-      controls(value, out);
-    }
-  }
-  return out;
-}
-
 const atPointer = (value: any, pointer: string): any =>
   pointer
     .split('/')
@@ -89,7 +78,7 @@ describe('GET /oscal/v1/{model}/{id}/metapath', () => {
     const r = result(await query("//control[@id='ac-1']/title", alice));
     assert.deepEqual([r.revision, r.count, r.truncated, r.items.length], [1, 1, false, 1]);
     const [item] = r.items;
-    const title = controls(doc.content.catalog).find((c) => c.id === 'ac-1').title;
+    const title = controlsIn(doc.content.catalog).find((c) => c.id === 'ac-1').title;
     assert.equal(item.kind, 'node');
     assert.match(item.metapath, /^\/catalog\[1\]\/group\[\d+\]\/control\[\d+\]\/title\[1\]$/);
     assert.equal(atPointer(doc.content, item.pointer), title);
@@ -98,11 +87,11 @@ describe('GET /oscal/v1/{model}/{id}/metapath', () => {
 
   test('count(//control) is the number of controls, an xs:integer', async () => {
     const r = result(await query('count(//control)', alice));
-    assert.deepEqual(r.items, [{ kind: 'atomic', type: 'xs:integer', value: controls(doc.content.catalog).length }]);
+    assert.deepEqual(r.items, [{ kind: 'atomic', type: 'xs:integer', value: controlsIn(doc.content.catalog).length }]);
   });
 
   test('limit gives the first items and the count of all; no more than 1000 are ever given', async () => {
-    const all = controls(doc.content.catalog).length;
+    const all = controlsIn(doc.content.catalog).length;
     const first = result(await query('//control', alice, '&limit=3'));
     assert.deepEqual([first.count, first.truncated, first.items.length], [all, true, 3]);
     assert.deepEqual(

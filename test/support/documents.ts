@@ -45,3 +45,15 @@ profile:
     as-is: true
 ${extra}`;
 }
+
+/** Every control of a catalog's JSON form, at any depth, in document order. */
+export function controlsIn(node: any, out: any[] = []): any[] {
+  if (Array.isArray(node)) for (const n of node) controlsIn(n, out);
+  else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'controls') out.push(...(value as unknown[]));
+      controlsIn(value, out);
+    }
+  }
+  return out;
+}
